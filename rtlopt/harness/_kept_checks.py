@@ -239,8 +239,12 @@ def check_items(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
     return out
 
 
+#: A member, a port connection or an inner name after a dot (``. a``, normalised): no name.
+_MEMBER = re.compile(r"\.\s*[A-Za-z_][\w$]*")
+
+
 def _words(text: str) -> set[str]:
-    return set(_NAME.findall(_STRING.sub(" ", text))) - _KEYWORDS
+    return set(_NAME.findall(_MEMBER.sub(" ", _STRING.sub(" ", text)))) - _KEYWORDS
 
 
 class _Module:
@@ -252,12 +256,17 @@ class _Module:
         self.ports, self.parameters = ports, parameters
         self.constants: dict[str, list[str]] = {}
         self.words: set[str] = set()
+        #: word -> the design items (neither check nor constant) mentioning it
+        self.uses: dict[str, list[str]] = {}
         for item in self.items:
             if _CONSTANT.match(item):
                 for word in _words(item):
                     self.constants.setdefault(word, []).append(item)
             elif not _CHECK.search(_STRING.sub(" ", item)):
-                self.words |= _words(item)
+                for word in _words(item):
+                    self.uses.setdefault(word, []).append(item)
+        self.words = set(self.uses)
+        self.hardware = _hardware_words(text)
         self.imports = sorted(_normal(m.group(0)) for m in _IMPORT.finditer(flat))
         #: instance name -> (module type, the items instantiating it)
         self.instances: dict[str, tuple[str, list[str]]] = {}
@@ -273,10 +282,52 @@ _INSTANCE = re.compile(
 )
 
 
-def _reads(check: str, ref: _Module) -> tuple[set[str], set[str], set[str], set[str]]:
-    """What ``check`` reads of module ``ref``: ``(constants, signals, outside, through)``:
-    names a constant item declares, names design code uses, names the module does not
-    declare, and instances read through (``u_core.x``: what their items read is read too)."""
+_SIM_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b[ \t]*([A-Za-z_][\w$]*)?")
+
+
+def _hardware_words(text: str) -> set[str]:
+    """The words of the design items (no check) of ``text`` synthesis reads: ``translate_off``
+    regions and the branches only a build without ``SYNTHESIS`` takes left out (Yosys defines
+    ``SYNTHESIS``)."""
+    from rtlopt.harness._translate_off import regions
+
+    code = list(blank_comments(text, strings=False))
+    for spans in regions(text).values():
+        for a, b, _ in spans:
+            code[a:b] = " " * (b - a)
+    joined = "".join(code)
+    # per open conditional: (its current branch is simulation only, it tests SYNTHESIS, its
+    # first branch is simulation only: every later branch of it is the opposite)
+    stack: list[tuple[bool, bool, bool]] = []
+    sim_from: int | None = None
+    for m in _SIM_DIRECTIVE.finditer(joined):
+        kind, word = m.group(1), m.group(2) or ""
+        if kind in ("ifdef", "ifndef"):
+            first = kind == "ifndef" and word == "SYNTHESIS"
+            stack.append((first, word == "SYNTHESIS", first))
+        elif stack and kind == "endif":
+            stack.pop()
+        elif stack and stack[-1][1]:  # an else / elsif of a SYNTHESIS conditional
+            stack[-1] = (not stack[-1][2], True, stack[-1][2])
+        now = any(entry[0] for entry in stack)
+        if now and sim_from is None:
+            sim_from = m.end()
+        elif not now and sim_from is not None:
+            code[sim_from : m.start()] = " " * (m.start() - sim_from)
+            sim_from = None
+    if sim_from is not None:
+        code[sim_from:] = " " * (len(code) - sim_from)
+    flat = _flat("".join(code))
+    pieces = [flat[a:b] for a, b in _items(flat)]
+    return {w for p in pieces if not _CHECK.search(_STRING.sub(" ", p)) for w in _words(p)}
+
+
+def _reads(check: str, ref: _Module) -> tuple[set[str], set[str], set[str], set[str], Counter[str]]:
+    """What ``check`` reads of module ``ref``: ``(constants, signals, outside, through,
+    simulation)``: names a constant item declares, names design code uses, names the module
+    does not declare, instances read through (``u_core.x``: what their items read is read
+    too), and the items of simulation-only code defining what it reads (synthesis reads none
+    of them, so no proof compares them: what they read is read too)."""
     body = check.removeprefix("translate_off: ")
     through = {
         m.group(1)
@@ -288,9 +339,18 @@ def _reads(check: str, ref: _Module) -> tuple[set[str], set[str], set[str], set[
         kind, items = ref.instances[inst]
         names |= {w for item in items for w in _words(item)} - {kind}
     names -= ref.ports | ref.parameters | through
+    simulation: Counter[str] = Counter()
+    todo = sorted(n for n in names if n in ref.words and n not in ref.hardware)
+    while todo:
+        for item in ref.uses.get(todo.pop(), []):
+            if item not in simulation:
+                simulation[item] = ref.items.count(item)
+                more = _words(item) - names - ref.ports - ref.parameters
+                names |= more
+                todo += [n for n in more if n in ref.words and n not in ref.hardware]
     constants = {n for n in names if n in ref.constants}
     signals = {n for n in names - constants if n in ref.words}
-    return constants, signals, names - constants - signals, through
+    return constants, signals, names - constants - signals, through, simulation
 
 
 def _constant_items(names: set[str], ref: _Module) -> Counter[str]:
@@ -356,7 +416,14 @@ def _read_problems(
     item: str, ref: _Module, cand: _Module, target: bool, redefined: AbstractSet[str]
 ) -> str:
     """Why what the kept check ``item`` reads is not shown the same in the candidate."""
-    constants, signals, outside, through = _reads(item, ref)
+    constants, signals, outside, through, simulation = _reads(item, ref)
+    changed = [i for i, n in simulation.items() if cand.items.count(i) < n]
+    if changed:
+        return (
+            f"reads what simulation-only code defines ({changed[0][:60]}), which the "
+            f"candidate defines otherwise and no proof compares: unchecked; {FIX} and the "
+            "simulation code it reads, word for word"
+        )
     for inst in sorted(through):
         kind, items = ref.instances[inst]
         if kind in redefined or any(cand.items.count(i) < items.count(i) for i in items):

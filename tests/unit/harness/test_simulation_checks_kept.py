@@ -170,3 +170,20 @@ def test_a_parameter_default_is_part_of_the_interface(tmp_path: Path) -> None:
     local = Module("acc", tmp_path / "a.v", 1, 0, 1, (), (Parameter("L", "1", local=True),))
     other = dataclasses.replace(local, parameters=(Parameter("L", "2", local=True),))
     assert interface_problem(local, {"acc": other}) == ""  # a localparam is no interface
+
+
+def test_what_simulation_only_code_defines_for_a_check_is_kept() -> None:
+    ref = REF.replace(
+        "  // synopsys translate_off",
+        "`ifndef SYNTHESIS\n  wire [3:0] shadow = cnt;\n`endif\n"
+        "  always @(posedge clk) assert (shadow != 4'he);\n  // synopsys translate_off",
+    )
+    found = dropped_checks(ref, ref.replace("shadow = cnt", "shadow = ~cnt"), KNOWN, {}, _where)
+    assert found and "simulation-only code" in found[0], found
+    kept = ref.replace("4'd1;", "4'd1; // the same")
+    assert dropped_checks(ref, kept, KNOWN, {}, _where) == []
+    # what it reads is compared by the proofs: cnt, read by the simulation code
+    f_ref = ref.replace("`ifndef SYNTHESIS", "`ifdef SYNTHESIS\n`else")
+    assert dropped_checks(
+        f_ref, f_ref.replace("shadow = cnt", "shadow = cnt ^ 4'd1"), KNOWN, {}, _where
+    )
