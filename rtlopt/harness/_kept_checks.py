@@ -452,8 +452,8 @@ def _read_problems(
     if outside and ref.imports != cand.imports:
         return (
             f"reads {', '.join(sorted(outside)[:4])} from outside the module, and the "
-            f"candidate imports other packages ({'; '.join(cand.imports[:3]) or 'none'}; "
-            f"expected {'; '.join(ref.imports[:3]) or 'none'}): {FIX} and the reference's "
+            f"candidate imports other packages ({', '.join(cand.imports[:3]) or 'none'}; "
+            f"expected {', '.join(ref.imports[:3]) or 'none'}): {FIX} and the reference's "
             "imports"
         )
     return ""
