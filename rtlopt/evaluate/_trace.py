@@ -188,6 +188,11 @@ def _finish(
     note = ""
     if len(samples) != expected:
         note = f"the replay printed {len(samples)} of {expected} samples"
+    elif first < 0 and trace.claimed_output not in {"", *(p.name for p in target.ports)}:
+        note = (
+            f"the difference is in {trace.claimed_output}, a signal a check of the reference "
+            "reads: the proofs compare it, the replay compares the ports only"
+        )
     elif first < 0:
         note = "the counterexample does not reproduce in simulation"
     elif (samples[first].step, samples[first].phase) not in (

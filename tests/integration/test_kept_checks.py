@@ -34,3 +34,4 @@ def test_a_kept_check_reads_signals_proven_equal(tmp_path: Path) -> None:
     # bit 0 of a - b is bit 0 of a + b: the output is the same, the checked signal is not
     res = _evaluate(tmp_path / "c", {"cm.v": REF}, "cm.v", REF.replace("a + b", "a - b"))
     assert not res.accepted and "sel" in res.reason, res.reason
+    assert "a check of the reference reads" in res.reason, res.reason
