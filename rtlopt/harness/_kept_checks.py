@@ -39,6 +39,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rtlopt.harness._kept_exposable import comparable_names, defines
 from rtlopt.verilog import blank_comments
 
 if TYPE_CHECKING:
@@ -112,11 +113,12 @@ _KEYWORDS = frozenset(
 )
 
 
-def _items(code: str) -> list[tuple[int, int]]:
+def _items(code: str, nested: list[bool] | None = None) -> list[tuple[int, int]]:
     """Spans of the module items of ``code`` (comments blanked, directives blanked); a
     generate block's items are items of their own (its ``if (...) begin : name`` and ``end``
-    hold none)."""
+    hold none); ``nested`` gets, per span, whether it stands inside a generate block."""
     out: list[tuple[int, int]] = []
+    flags: list[bool] = [] if nested is None else nested
     tokens = list(_TOKEN.finditer(code))
     start: int | None = None
     depth = paren = blocks = 0
@@ -141,6 +143,7 @@ def _items(code: str) -> list[tuple[int, int]]:
             if tok.startswith("`") and i + 1 < len(tokens) and tokens[i + 1].group(0) == "(":
                 j = _macro_end(tokens, i + 1)
                 out.append((start, tokens[min(j, len(tokens) - 1)].end()))
+                flags.append(blocks > 0)
                 start, i = None, j + 1
                 continue
         if tok in "([{":
@@ -155,10 +158,12 @@ def _items(code: str) -> list[tuple[int, int]]:
             nxt = tokens[i + 1].group(0) if i + 1 < len(tokens) else ""
             if nxt != "else":
                 out.append((start, m.end()))
+                flags.append(blocks > 0)
                 start = None
         i += 1
     if start is not None:
         out.append((start, len(code)))
+        flags.append(blocks > 0)
     return out
 
 
@@ -252,7 +257,11 @@ class _Module:
 
     def __init__(self, text: str, ports: set[str], parameters: set[str]) -> None:
         flat = _flat(text)
-        self.items = [_normal(flat[a:b]) for a, b in _items(flat)]
+        nested: list[bool] = []
+        self.items = [_normal(flat[a:b]) for a, b in _items(flat, nested)]
+        #: names a module-level item declares plainly (no generate block, no memory): the
+        #: only ones a proof can expose by name
+        self.comparable = comparable_names(self.items, nested)
         self.ports, self.parameters = ports, parameters
         self.constants: dict[str, list[str]] = {}
         self.words: set[str] = set()
@@ -443,6 +452,15 @@ def _read_problems(
         return (
             f"reads {', '.join(missing[:4])}, which the candidate does not have (the proof "
             f"compares what the check reads): {FIX} and the signals it reads"
+        )
+    hidden = sorted(s for s in signals if s not in ref.comparable)
+    writers = [i for n in hidden for i in ref.uses.get(n, []) if defines(i, n)]
+    changed = [i for i in writers if cand.items.count(i) < ref.items.count(i)]
+    if changed:
+        return (
+            f"reads {', '.join(hidden[:4])}, which no proof compares (not declared plainly at "
+            "module level: in a generate block, a memory), and the candidate changes the code "
+            f"defining it ({changed[0][:60]}): unchecked; {FIX} and that code word for word"
         )
     if signals and not target:
         return (
