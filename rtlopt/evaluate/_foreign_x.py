@@ -116,7 +116,7 @@ def _judged(design: Design, own: Path | None) -> ForeignX:
         found += [(path, text, at, fed, value, z, kind) for at, fed, value, z in writes]
     found += _scripts_and_vhdl(design, texts, inputs)
     read = {p: {by_path[p].count("\n", 0, f[2]) + 1 for f in found if f[0] == p} for p in benches}
-    found += _any_text(design, texts, unread, inputs, read)
+    found += _any_text(design, texts, unread, inputs, read, own)
     ports: dict[str, None] = {}
     for _, _, _, fed, _, _, _ in found:
         ports.update(dict.fromkeys(fed))
@@ -156,18 +156,21 @@ def _any_text(
     unread: list[Path],
     inputs: list[str],
     read: dict[Path, set[int]],
+    workdir: Path | None = None,
 ) -> list[tuple[Path, str, int, list[str], str, bool, str]]:
     """Any other text that holds an x-capable value and may take part in a simulation
     (:mod:`._foreign_x_anytext`, round 74): every input unless a write command names one."""
     from rtlopt.evaluate._foreign_x_anytext import x_texts
     from rtlopt.evaluate._repo_texts import repository_texts
+    from rtlopt.evaluate._tb_x import instance_read
 
     analysed = {Path(f).resolve() for f in [*design.sources.files, *design.sources.prelude]} | {
         p.resolve() for p, _ in repository_texts(design) if p.suffix in _HEADERS
     }
     anchors, holders = _anchors(design, texts)
     out: list[tuple[Path, str, int, list[str], str, bool, str]] = []
-    for h in x_texts(texts, unread, analysed, inputs, anchors, holders, read):
+    judged = instance_read(design, workdir)
+    for h in x_texts(texts, unread, analysed, inputs, anchors, holders, read, judged):
         # the line stands for the offset: ``_where`` counts lines of the text given
         out.append((h.path, "\n" * (h.line - 1), h.line - 1, list(h.fed), h.what, h.z, "any"))
     return out

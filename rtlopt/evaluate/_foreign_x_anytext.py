@@ -25,7 +25,11 @@ the spelling of some HDL, simulator or binding (:func:`x_spellings`):
 - VHDL that names the target or a Verilog module holding it (a ``std_logic`` is ``'U'`` until
   written: no spelling is needed);
 - Verilog outside what the x analysis reads (a ``.vt`` testbench, a hidden folder): an x/z
-  literal.
+  literal, but where only instances of the text's units can carry it (every x literal inside
+  a unit's body and none in a macro definition, no unit the build's bodies name or compile
+  from another file: :func:`._tb_x_bodies.instance_read`); such a text reaches the target
+  only through a body instantiating it, which :mod:`._tb_x` judges (a testbench the build
+  does not elaborate feeds every input there).
 
 Precisely mapped (only that input fed): a simulator write command (``force``, ``add_force``,
 ``set_value``, ``deposit``, ``change``, ``poke``) at the start of the statement holding the x,
@@ -167,6 +171,7 @@ def x_texts(
     anchors: set[str],
     holders: set[str],
     read_lines: dict[Path, set[int]] | None = None,
+    instance_read: frozenset[Path] | set[Path] = frozenset(),
 ) -> list[XText]:
     """The places of ``texts`` (and of the ``unread`` files, by a byte search) that may feed
     x into ``inputs`` (see the module's docstring). ``analysed``: the resolved Verilog files
@@ -175,12 +180,16 @@ def x_texts(
     every input);
     ``holders``: the target's name and the modules holding it (for VHDL); ``read_lines``: per
     cocotb testbench, the lines of the writes :mod:`._foreign_x` reads (their values are
-    judged there, by the input they write)."""
+    judged there, by the input they write); ``instance_read``: the resolved Verilog texts
+    whose x values only their units' instances carry, judged by the bodies instantiating the
+    target (:func:`._tb_x.instance_read`), not here."""
     named = _named(texts)
     sim = _simulating_python(texts)
     out: list[XText] = []
     for path, text in texts:
         if is_documentation(path, named, text) or path.resolve() in analysed:
+            continue
+        if path.suffix.lower() in _VERILOG and path.resolve() in instance_read:
             continue
         lines = (read_lines or {}).get(path, set())
         found = next(_judged(path, text, inputs, anchors, holders, lines, path in sim), None)

@@ -243,7 +243,8 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         why = xprop_reason(s.design, s.workdir)
         if why:
             return why
-    return _other_parameters(s, found)
+    # an instance fed x under another build's defines is judged by its parameters too
+    return _other_parameters(s, [*found, *tb.found])
 
 
 def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:

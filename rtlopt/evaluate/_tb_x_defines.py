@@ -21,7 +21,14 @@ from collections.abc import Iterable
 
 from rtlopt.evaluate import _tb_x_forms as tf
 
-__all__ = ["build_macros", "governed_macros", "own_spans", "runtime_defines", "written_x"]
+__all__ = [
+    "build_macros",
+    "governed_macros",
+    "own_spans",
+    "runtime_defines",
+    "written_x",
+    "written_x_all",
+]
 
 _COND = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif)\b[ \t]*(\w*)", re.M)
 #: A macro defined on a command line, in a ``.f`` file, a Verilog text or a core/YAML file.
@@ -121,6 +128,33 @@ def own_spans(code: str, names: set[str]) -> list[tuple[int, int]]:
         if m.group(1) in names:
             end = tf._END.search(code, m.end())  # noqa: SLF001
             out.append((m.start(), end.end() if end else len(code)))
+    return out
+
+
+def written_x_all(
+    code: str,
+    defined: set[str],
+    runtime: bool,
+    skip: list[tuple[int, int]],
+    configured: Iterable[str] = (),
+) -> list[tuple[int, str, list[set[str]]]]:
+    """Every x/z value :func:`written_x` finds: (line, macro, the macros of each inactive
+    directive level governing it)."""
+    out: list[tuple[int, str, list[set[str]]]] = []
+    if "`" not in code:
+        return out
+    governed: dict[int, list[set[str]]] | None = None
+    known = defined | set(configured)
+    for at in tf.x_literals(code):
+        if any(a <= at < b for a, b in skip):
+            continue
+        if governed is None:
+            governed = governed_macros(code, configured)
+        line = tf.line_of(code, at)
+        levels = governed.get(line)
+        if levels and (runtime or all(ms & known for ms in levels)):
+            hit = sorted(set().union(*levels) & known) or sorted(set().union(*levels))
+            out.append((line, hit[0] if hit else "?", levels))
     return out
 
 

@@ -37,22 +37,69 @@ def _fed(tmp: Path, files: dict[str, str]) -> tuple[tuple[str, ...], str]:
     return got.ports, got.source
 
 
+TB_STIM = (
+    "module tb; wire s; reg [3:0] a = 0; wire [3:0] y;\n"
+    "  stim u_stim(.s(s));\n  mux dut(.s(s), .a(a), .y(y));\n  initial #5 $finish;\nendmodule\n"
+)
+BUILDS = [
+    "sim:\n\tiverilog -DXSTIM -DXINJECT -o s.vvp *.v\n",
+    "+define+XSTIM+XINJECT\nmux.v\n",
+    "defines:\n  - XSTIM\n  - XINJECT\n",
+    "sim:\n\tiverilog -D$(MACRO) *.v\n",
+]
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_x_under_a_build_define_in_a_header_feeds_every_input(tmp_path: Path, build: str) -> None:
+    ports, source = _fed(tmp_path, {"tb.v": TB, "stim.vh": HEADER, "build.mk": build})
+    assert ports == ("s", "a")
+    assert source.startswith("stim.vh:") and "x/z value written under `XSTIM" in source
+
+
+@pytest.mark.parametrize("build", BUILDS)
+@pytest.mark.parametrize(("tb", "name", "text"), [(TB, "top.v", WRAP), (TB_STIM, "stim.v", STIM)])
+def test_x_under_a_build_define_in_a_compiled_text_feeds_what_the_elaboration_under_it_finds(
+    tmp_path: Path, build: str, tb: str, name: str, text: str
+) -> None:
+    """The instance analysis elaborates the repository with the macro defined: the wrapper's
+    x reaches ``s`` alone, and so does a stimulus module a testbench connects to it."""
+    ports, source = _fed(tmp_path, {"tb.v": tb, name: text, "build.mk": build})
+    assert ports == ("s",)
+    assert source.startswith(f"{name}:") and "x/z value written under `X" in source
+    assert "elaborated so" in source
+
+
+def test_x_under_a_build_define_in_a_module_outside_the_targets_hierarchy_feeds_nothing(
+    tmp_path: Path,
+) -> None:
+    """A stimulus module no body above the target instantiates (nor names) reaches it by no
+    instance: its x under a build's define feeds nothing (picorv32's core for picorv32_regs)."""
+    files = {"tb.v": TB, "stim.vt": STIM, "build.mk": BUILDS[0]}
+    assert _fed(tmp_path, files) == ((), "")
+    files["tb.v"] = TB.replace("  initial", "  stim u_stim(.s());\n  initial")
+    assert _fed(tmp_path, files)[0] == ("s", "a")  # the testbench holds it: not compiled
+
+
 @pytest.mark.parametrize(
-    "build",
+    "wrap",
     [
-        "sim:\n\tiverilog -DXSTIM -DXINJECT -o s.vvp *.v\n",
-        "+define+XSTIM+XINJECT\nmux.v\n",
-        "defines:\n  - XSTIM\n  - XINJECT\n",
-        "sim:\n\tiverilog -D$(MACRO) *.v\n",
+        WRAP.replace("`ifdef XINJECT", "`ifdef OTHER\n  wire s_i = sel;\n`elsif XINJECT"),
+        WRAP.replace(
+            "`ifdef XINJECT\n  wire s_i = 1'bx;\n`else\n  wire s_i = sel;",
+            "`ifdef XINJECT\n  wire s_i = sel;\n`else\n  wire s_i = 1'bx;",
+        ),
     ],
 )
-@pytest.mark.parametrize(("name", "text"), [("stim.vh", HEADER), ("top.v", WRAP), ("stim.v", STIM)])
-def test_x_under_a_build_define_feeds_every_input(
-    tmp_path: Path, build: str, name: str, text: str
-) -> None:
-    ports, source = _fed(tmp_path, {"tb.v": TB, name: text, "build.mk": build})
-    assert ports == ("s", "a")
-    assert source.startswith(f"{name}:") and "x/z value written under `X" in source
+def test_a_branch_no_single_definition_enters_feeds_every_input(tmp_path: Path, wrap: str) -> None:
+    """An ``elsif`` branch, or one entered by undefining a configured macro: no elaboration
+    under added defines reads it (fail closed)."""
+    files = {"tb.v": TB, "top.v": wrap, "build.mk": "sim:\n\tiverilog -DOTHER -DXINJECT *.v\n"}
+    for name, text in {"mux.v": MUX, **files}.items():
+        (tmp_path / name).write_text(text)
+    configured = "wire s_i = sel;\n`else" in wrap
+    config = ProjectConfig(defines=("XINJECT",)) if configured else ProjectConfig()
+    got = tb_x_inputs(load_design(tmp_path / "mux.v", "mux", config, root=tmp_path))
+    assert got.ports == ("s", "a") and "feeding every input" in got.source
 
 
 @pytest.mark.parametrize(("name", "text"), [("top.v", WRAP), ("stim.v", STIM)])
