@@ -169,6 +169,8 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
             if name not in watched or at in consumed:
                 continue
             consumed.add(at)
+            if m.re is _CORE_DEFAULT and _core_macro(design, text, m.start(), name):
+                continue  # a FuseSoC ``vlogdefine`` sets a macro no text reads: no parameter
             command = m.re in _COMMAND_SET or m.re is _LIST_ENTRY
             whole = _complete(text, end, command, path.suffix == ".py")
             owner = watched[name]
@@ -231,6 +233,28 @@ def _macro_fixed(name: str, own: list[tuple[Path, str]], others: list[tuple[Path
         return False
     cmd = re.compile(rf"(?:(?<![\w-])-D\s*|\+define\+(?:[^\s+]*\+)*){q}(?![\w$])")
     return not any(cmd.search(t) for _, t in others)
+
+
+def _core_macro(design: Design, text: str, at: int, name: str) -> bool:
+    """Whether the FuseSoC parameter entry at ``at`` of a ``.core`` ``text`` is typed
+    ``paramtype: vlogdefine`` (it defines the macro ```name``, no parameter) and no text of
+    the repository uses that macro (a ``parameter RV32M = `RV32M`` would carry its value
+    into one: then it stays a setting)."""
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    start = text.rfind("\n", 0, at) + 1
+    indent = len(text[start:at]) - len(text[start:at].lstrip())
+    lines = text[start:].split("\n")
+    block = [lines[0]]
+    for ln in lines[1:]:
+        if ln.strip() and len(ln) - len(ln.lstrip()) <= indent:
+            break
+        block.append(ln)
+    if not re.search(r"\bparamtype\s*:\s*[\"']?vlogdefine\b", "\n".join(block)):
+        return False
+    use = re.compile(rf"`{re.escape(name)}(?![\w$])")
+    texts = [*repository_texts(design), *other_texts(design)[0]]
+    return not any(use.search(t) for _, t in texts)
 
 
 def _computed(rel: str, text: str, at: int, shown: str, design: Design) -> str:
@@ -296,7 +320,7 @@ def _handed_down(
     t = design.target
     names = ", ".join(f"{k}={v}" for k, v in ov.values)
     got = _passed_down(design, ov.top, ov.values)
-    if not got:
+    if got is None:
         return (
             f"{ov.where} builds {ov.top} with {names} outside Verilog ({ov.form}), and the "
             f"reference does not elaborate {t.name} below it with that value, so that "
@@ -312,27 +336,53 @@ def _handed_down(
 
 def _passed_down(
     design: Design, top: str, values: tuple[tuple[str, str], ...]
-) -> list[Parameterization]:
+) -> list[Parameterization] | None:
     """The parameterizations of the target below ``top`` elaborated with ``values`` set on
     ``top`` (a testbench's parameter it hands to the target's instance), each with its
-    instance's name; empty where slang cannot elaborate it."""
+    instance's name; none where the elaboration holds no instance of the target (a generate
+    branch the values turn off, another core chosen: picosoc's icebreaker builds
+    pcpi_fast_mul, not pcpi_mul), None where slang cannot elaborate it."""
     from rtlopt.frontend._params import _compile, _instances, _values
 
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
     sets = [f"{k}={v}" for k, v in values]
     try:
-        root = _compile(files, {}, design, tops=[top], overrides=sets).getRoot()
+        comp = _compile(files, {}, design, tops=[top], overrides=sets)
+        root = comp.getRoot()
         found = [
             (where, _values(inst))
             for first in root.topInstances
             for where, inst in _instances(first, "")
             if inst.body.definition.name == design.target.name
         ]
+        unknown = {
+            str(d.args[0]) for d in comp.getAllDiagnostics() if "UnknownModule" in str(d.code)
+        }
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: nothing known
-        return []
+        return None
+    if not found and (
+        top not in {i.body.definition.name for i in root.topInstances}
+        or _defined_elsewhere(design, unknown)
+    ):
+        return None  # a part of the hierarchy below the top not read: it may hold the target
     if any(pz is None for _, pz in found):
-        return []
+        return None
     return [Parameterization(pz.values, (w,)) for w, pz in found if pz is not None]
+
+
+def _defined_elsewhere(design: Design, names: set[str]) -> bool:
+    """Whether a text of the repository defines one of the modules ``names`` (instantiated
+    below a top but outside the files the elaboration reads)."""
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    if not names:
+        return False
+    unit = re.compile(
+        r"\b(?:module|macromodule|interface|program)\s+(?:automatic\s+|static\s+)?("
+        + "|".join(re.escape(n) for n in sorted(names))
+        + r")\b"
+    )
+    return any(unit.search(t) for _, t in [*repository_texts(design), *other_texts(design)[0]])
 
 
 def _spans(m: re.Match[str]) -> tuple[int, int]:
