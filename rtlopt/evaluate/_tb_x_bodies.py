@@ -19,8 +19,9 @@ and end keywords do not pair up is one body holding every unit it defines (fail 
 - :func:`instance_read`: the Verilog texts whose x values only their units' instances can
   carry (every x literal inside a unit's body, none in a macro definition, and no unit a
   body of the build names, through any bodies and macros, nor one the build compiles from
-  another file): the instance analysis judges them (an ancestor among them is a testbench
-  the build does not elaborate: :mod:`._tb_x` feeds every input), no opaque reading does.
+  another file, nor one a ``bind``, a ``config`` or any text outside the units names): the
+  instance analysis judges them (an ancestor among them is a testbench the build does not
+  elaborate: :mod:`._tb_x` feeds every input), no opaque reading does.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from rtlopt.evaluate import _tb_x_forms as tf
 
 __all__ = ["Body", "ancestors", "bodies", "hierarchy", "instance_read", "outside", "related"]
 
+#: A ``bind`` or ``config`` statement at a line's start (in a text holding no unit).
+_BINDING = re.compile(r"^[ \t]*(?:bind[ \t]+[A-Za-z_$\\]|config[ \t]+\w+[ \t]*;)", re.M)
 _INCLUDE = re.compile(r"`include\s*[\"<]([^\">\n]+)[\">]")
 _DEFINE_LINE = re.compile(r"^[ \t]*`define\b.*(?:\\\n.*)*", re.M)
 _X = re.compile(r"(?<![\w'])\d*'[sS]?[bBoOhH]?[0-9a-fA-F_]*[xXzZ?][0-9a-fA-F_xXzZ?]*")
@@ -129,7 +132,11 @@ def all_bodies(codes: dict[Path, str], every: dict[Path, str]) -> dict[Path, lis
     """The bodies of every Verilog text ``codes`` (lexed), their includes answered by
     ``every`` lexed text of the repository."""
     includes = include_names(every)
-    return {p: bodies(c, includes) for p, c in codes.items()}
+    out = {p: bodies(c, includes) for p, c in codes.items()}
+    for p, c in every.items():  # a ``bind`` or ``config`` in a text without a unit
+        if p not in out and _BINDING.search(c):
+            out[p] = [Body(None, 0, len(c), frozenset(_with_includes(c, includes)) | {"bind"})]
+    return out
 
 
 def _macro_bodies(codes: Iterable[str]) -> dict[str, set[str]]:
@@ -210,7 +217,11 @@ def instance_read(
         reached.add(w)
         left += [v for b in by_name.get(w, []) for v in b.words]
         left += list(macros.get(w, ()))
-    if EVERY in reached:
+    # a ``bind`` or ``config`` (a body holding one, the text outside the units) may put an
+    # instance anywhere: what such a text names is reached too
+    bound = {w for bs in per_file.values() for b in bs if b.name is None or "bind" in b.words
+             for w in b.words}  # fmt: skip
+    if EVERY in reached or EVERY in bound:
         return set()
     out: set[Path] = set()
     for p, bs in per_file.items():
@@ -218,7 +229,7 @@ def instance_read(
         inside = [(b.start, b.end) for b in bs if b.name is not None]
         if not inside or any(b.name is None and b.names for b in bs):
             continue
-        if {b.name for b in bs if b.name is not None} & reached:
+        if {b.name for b in bs if b.name is not None} & (reached | bound):
             continue
         defines = [(m.start(), m.end()) for m in _DEFINE_LINE.finditer(code)]
         xs = [m.start() for m in _X.finditer(code)]

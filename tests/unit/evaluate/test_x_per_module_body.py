@@ -68,13 +68,15 @@ def test_a_flash_model_no_build_body_instantiates_is_judged_by_its_instances(
 
 def test_a_flash_model_is_read_as_text_where_it_may_reach_the_target(tmp_path: Path) -> None:
     """Fail closed: an x outside a unit's body (a macro's definition), a unit a compiled body
-    names, units whose keywords do not pair up keep the opaque reading (every input)."""
-    cases = {
-        "`define FLOAT 1'bz\n" + FLASH.replace("1'bz", "`FLOAT"): {},
-        FLASH: {"soc.v": SOC.replace("endmodule", "  flash f(.io(), .oe(c));\nendmodule")},
-        "typedef class h;\n" + FLASH: {},
-    }
-    for i, (flash, extra) in enumerate(cases.items()):
+    names, units whose keywords do not pair up, a unit a ``bind`` puts into a module keep the
+    opaque reading (every input)."""
+    cases = [
+        ("`define FLOAT 1'bz\n" + FLASH.replace("1'bz", "`FLOAT"), {}),
+        (FLASH, {"soc.v": SOC.replace("endmodule", "  flash f(.io(), .oe(c));\nendmodule")}),
+        ("typedef class h;\n" + FLASH, {}),
+        (FLASH, {"sim/bind.sv": "bind core flash f_in_core(.io(), .oe(c));\n"}),
+    ]
+    for i, (flash, extra) in enumerate(cases):
         root = tmp_path / str(i)
         root.mkdir()
         d = _design(root, {"sim/flash.vt": flash, **extra})
