@@ -152,9 +152,10 @@ def _instance_read(design: Design, own: Path | None) -> set[Path]:
     from rtlopt.evaluate._repo_texts import other_texts, repository_texts
 
     others, _ = other_texts(design, own)
-    every = {p: tf.lexed(t) for p, t in [*repository_texts(design), *others]}
+    texts = dict([*repository_texts(design), *others])
+    every = {p: tf.lexed(t) for p, t in texts.items()}
     codes = {p: c for p, c in every.items() if tf.units(c)}
-    found = tb.instance_read(tb.all_bodies(codes, every), every, _built(design))
+    found = tb.instance_read(tb.all_bodies(codes, every, texts), every, _built(design))
     return {p.resolve() for p in found}
 
 
@@ -180,7 +181,7 @@ def _judged(design: Design, own: Path | None) -> TbX:
     every = {p: tf.lexed(t) for p, t in texts.items()}
     codes = {p: c for p, c in every.items() if tf.units(c)}
     built = _built(design)
-    per_file = tb.all_bodies(codes, every)
+    per_file = tb.all_bodies(codes, every, texts)
     tops = tb.ancestors(per_file, every, design.target.name)
     own_units = {design.target.name, *design.submodules}
     own_files = {m.file.resolve() for n, m in design.modules.items() if n in own_units and m.file}

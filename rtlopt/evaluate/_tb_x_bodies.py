@@ -5,16 +5,18 @@ strings :func:`._tb_x_forms.lexed` blanked.
 A text is split into its top-level design units (a unit keyword to its end keyword, nested
 units inside the enclosing one) and the text outside them (directives, ``bind``, ``config``:
 one more body, named by no unit). A body **names** the identifiers and macros its text holds,
-and those of the files its ```include`` directives name (by file name, any folder; an include
-no text of the repository answers names everything: fail closed). A text whose unit keywords
-and end keywords do not pair up is one body holding every unit it defines (fail closed).
+and those of the files its ```include`` directives name (by file name, any folder, at any
+depth; an include no text of the repository answers, a library's ``uvm_macros.svh``, names
+none of its units, as rtlopt reads a module the repository does not define as a cell). A
+text whose unit keywords and end keywords do not pair up is one body holding every unit it
+defines (fail closed).
 
 - :func:`ancestors`: the target and every unit name one of whose bodies names an ancestor,
   or a macro whose definition names one (at any depth of units and macros). Bodies of one
   name in several files (three ``module testbench``) are judged each by its own text: a
   testbench instantiating a flash model is no ancestor because another testbench of that
-  name instantiates the SoC. A body holding ``bind``, and the text outside the units (a
-  ``bind``, a ``config``), that names an ancestor makes every name it holds one.
+  name instantiates the SoC. A body holding a ``bind`` or ``config`` statement (the text
+  outside the units too) that names an ancestor makes every unit it names one.
 - :func:`related`: whether a text holds a body (not the target's own) naming an ancestor.
 - :func:`instance_read`: the Verilog texts whose x values only their units' instances can
   carry (every x literal inside a unit's body, none in a macro definition, and no unit a
@@ -33,15 +35,30 @@ from pathlib import Path
 
 from rtlopt.evaluate import _tb_x_forms as tf
 
-__all__ = ["Body", "ancestors", "bodies", "hierarchy", "instance_read", "outside", "related"]
+__all__ = [
+    "BIND",
+    "Body",
+    "ancestors",
+    "bodies",
+    "hierarchy",
+    "instance_read",
+    "outside",
+    "related",
+]
 
-#: A ``bind`` or ``config`` statement at a line's start (in a text holding no unit).
+#: A ``bind`` or ``config`` statement at a line's start.
 _BINDING = re.compile(r"^[ \t]*(?:bind[ \t]+[A-Za-z_$\\]|config[ \t]+\w+[ \t]*;)", re.M)
+#: A ``bind`` statement into every instance of a module: its scope and the module bound.
+_BIND_PAIR = re.compile(
+    r"^[ \t]*bind\s+([A-Za-z_]\w*)(?:\s*:\s*[\w$.\[\]\s,]+?)?\s+([A-Za-z_]\w*)"
+    r"\s*(?:#|[A-Za-z_]\w*\s*(?:\[[^\]]*\]\s*)?\()",
+    re.M,
+)
+#: The mark of a body holding a ``bind`` not read as one pair, or a ``config``.
+BIND = "\0bind"
 _INCLUDE = re.compile(r"`include\s*[\"<]([^\">\n]+)[\">]")
 _DEFINE_LINE = re.compile(r"^[ \t]*`define\b.*(?:\\\n.*)*", re.M)
 _X = re.compile(r"(?<![\w'])\d*'[sS]?[bBoOhH]?[0-9a-fA-F_]*[xXzZ?][0-9a-fA-F_xXzZ?]*")
-#: Every name (an include no text answers).
-EVERY = "\0every"
 
 
 @dataclass(frozen=True)
@@ -75,7 +92,27 @@ def spans(code: str) -> list[tuple[str, int, int]] | None:
 
 
 def _named(text: str) -> set[str]:
-    return tf.words(text) | tf.macro_uses(text)
+    """The identifiers and macros ``text`` names, each ``bind`` statement it holds as
+    ``"\0bind:<scope>:<module>"``, and :data:`BIND` where it holds one not read so or a
+    ``config``."""
+    out = tf.words(text) | tf.macro_uses(text)
+    statements = _BINDING.findall(text)
+    if statements:
+        pairs = _BIND_PAIR.findall(text)
+        out |= {f"{BIND}:{scope}:{module}" for scope, module in pairs}
+        if len(pairs) < len(statements):
+            out.add(BIND)
+    return out
+
+
+def _bind_pairs(words: Iterable[str]) -> list[tuple[str, str]]:
+    """The (scope, module) of the ``bind`` statements among ``words``."""
+    out = []
+    for w in words:
+        if w.startswith(BIND + ":"):
+            scope, _, module = w[len(BIND) + 1 :].partition(":")
+            out.append((scope, module))
+    return out
 
 
 def bodies(code: str, includes: dict[str, set[str]]) -> list[Body]:
@@ -99,7 +136,7 @@ def bodies(code: str, includes: dict[str, set[str]]) -> list[Body]:
 def _with_includes(text: str, includes: dict[str, set[str]]) -> set[str]:
     got = _named(text)
     for m in _INCLUDE.finditer(text):
-        got |= includes.get(Path(m.group(1).strip()).name, {EVERY})
+        got |= includes.get(Path(m.group(1).strip()).name, set())
     return got
 
 
@@ -118,8 +155,7 @@ def include_names(codes: dict[Path, str]) -> dict[str, set[str]]:
         while left:
             n = left.pop()
             if n not in direct:
-                got.add(EVERY)
-                continue
+                continue  # outside the repository (``uvm_macros.svh``): names no unit of it
             got |= direct[n]
             for i in inner[n] - seen:
                 seen.add(i)
@@ -128,14 +164,30 @@ def include_names(codes: dict[Path, str]) -> dict[str, set[str]]:
     return out
 
 
-def all_bodies(codes: dict[Path, str], every: dict[Path, str]) -> dict[Path, list[Body]]:
+def with_include_names(code: str, raw: str) -> str:
+    """``code`` (``raw`` lexed: strings blanked, offsets kept) with the file names of its
+    ```include`` directives as ``raw`` spells them."""
+    out = code
+    for m in _INCLUDE.finditer(raw):
+        if code.startswith("`include", m.start()):
+            out = out[: m.start()] + raw[m.start() : m.end()] + out[m.end() :]
+    return out
+
+
+def all_bodies(
+    codes: dict[Path, str], every: dict[Path, str], raw: dict[Path, str] | None = None
+) -> dict[Path, list[Body]]:
     """The bodies of every Verilog text ``codes`` (lexed), their includes answered by
-    ``every`` lexed text of the repository."""
+    ``every`` lexed text of the repository (``raw``: the texts as written, for the names the
+    lexing blanked in include directives)."""
+    if raw is not None:
+        every = {p: with_include_names(c, raw[p]) if p in raw else c for p, c in every.items()}
+        codes = {p: every.get(p, c) for p, c in codes.items()}
     includes = include_names(every)
     out = {p: bodies(c, includes) for p, c in codes.items()}
     for p, c in every.items():  # a ``bind`` or ``config`` in a text without a unit
         if p not in out and _BINDING.search(c):
-            out[p] = [Body(None, 0, len(c), frozenset(_with_includes(c, includes)) | {"bind"})]
+            out[p] = [Body(None, 0, len(c), frozenset(_with_includes(c, includes)))]
     return out
 
 
@@ -153,12 +205,13 @@ def _names_of(b: Body) -> set[str]:
 
 def ancestors(per_file: dict[Path, list[Body]], codes: dict[Path, str], target: str) -> set[str]:
     """``target``, every unit name with a body naming an ancestor and every macro (```M``)
-    whose definition names one, at any depth."""
+    whose definition names one, at any depth; a body holding a ``bind`` or ``config`` that
+    names an ancestor makes every unit or macro it names one."""
     macros = _macro_bodies(codes.values())
     every = [b for bs in per_file.values() for b in bs if _names_of(b)]
-    # a ``bind`` (or a ``config``) puts an instance into a module it names: every name of
-    # such a body, or of the text outside the units, is an ancestor once one is
-    binding = [b for bs in per_file.values() for b in bs if b.name is None or "bind" in b.words]
+    binding = [b for bs in per_file.values() for b in bs if BIND in b.words]
+    pairs = [p for bs in per_file.values() for b in bs for p in _bind_pairs(b.words)]
+    known = {n for b in every for n in _names_of(b)} | set(macros)
     found = {target}
     grew = True
     while grew:
@@ -169,16 +222,16 @@ def ancestors(per_file: dict[Path, list[Body]], codes: dict[Path, str], target: 
                 grew = True
         for b in every:
             own = _names_of(b)
-            if own <= found:
-                continue
-            if EVERY in b.words or (b.words - own) & found:
+            if not own <= found and (b.words - own) & found:
                 found |= own
                 grew = True
         for b in binding:
-            if EVERY in b.words:  # an include no text answers may bind anything anywhere
-                return found | {n for b in every for n in _names_of(b)} | set(macros)
-            if not b.words <= found and b.words & found:
-                found |= b.words
+            if b.words & found and not (b.words & known) <= found:
+                found |= b.words & known
+                grew = True
+        for scope, module in pairs:
+            if module in found and scope not in found:
+                found.add(scope)
                 grew = True
     return found
 
@@ -189,7 +242,7 @@ def related(bs: list[Body], tops: set[str], target: str) -> bool:
         own = _names_of(b)
         if own == {target}:
             continue
-        if EVERY in b.words or (b.words - own) & tops:
+        if (b.words - own) & tops:
             return True
     return False
 
@@ -219,10 +272,8 @@ def instance_read(
         left += list(macros.get(w, ()))
     # a ``bind`` or ``config`` (a body holding one, the text outside the units) may put an
     # instance anywhere: what such a text names is reached too
-    bound = {w for bs in per_file.values() for b in bs if b.name is None or "bind" in b.words
-             for w in b.words}  # fmt: skip
-    if EVERY in reached or EVERY in bound:
-        return set()
+    bound = {w for bs in per_file.values() for b in bs if BIND in b.words for w in b.words}
+    bound |= {m for bs in per_file.values() for b in bs for _, m in _bind_pairs(b.words)}
     out: set[Path] = set()
     for p, bs in per_file.items():
         code = codes[p]
@@ -243,15 +294,16 @@ def instance_read(
 
 def hierarchy(per_file: dict[Path, list[Body]], codes: dict[Path, str], tops: set[str]) -> set[str]:
     """The unit names and macros of the hierarchies holding the target: ``tops`` (its
-    ancestors) and every unit or macro their bodies name, at any depth; a body holding
-    ``bind`` (or the text outside the units) naming one adds every name it holds."""
+    ancestors) and every unit or macro their bodies name, at any depth; a body holding a
+    ``bind`` or ``config`` naming one adds every unit it names."""
     macros = _macro_bodies(codes.values())
     by_name: dict[str, list[Body]] = {}
     for bs in per_file.values():
         for b in bs:
             for n in _names_of(b):
                 by_name.setdefault(n, []).append(b)
-    binding = [b for bs in per_file.values() for b in bs if b.name is None or "bind" in b.words]
+    binding = [b for bs in per_file.values() for b in bs if BIND in b.words]
+    pairs = [p for bs in per_file.values() for b in bs for p in _bind_pairs(b.words)]
     known = set(by_name) | set(macros)
     found: set[str] = set()
     left = list(tops)
@@ -262,15 +314,12 @@ def hierarchy(per_file: dict[Path, list[Body]], codes: dict[Path, str], tops: se
                 continue
             found.add(n)
             for b in by_name.get(n, []):
-                if EVERY in b.words:
-                    return known | {EVERY}
                 left += [w for w in b.words if w in known]
             left += [w for w in macros.get(n, ()) if w in known]
         for b in binding:
-            if EVERY in b.words:
-                return known | {EVERY}
             if b.words & found and not (b.words & known) <= found:
                 left += [w for w in b.words & known if w not in found]
+        left += [m for scope, m in pairs if scope in found and m not in found]
     return found
 
 
@@ -279,11 +328,9 @@ def outside(per_file: dict[Path, list[Body]], held: set[str]) -> dict[Path, list
     (:func:`hierarchy`) naming nothing there: their values reach the target through no
     instance and no hierarchical name."""
     out: dict[Path, list[tuple[int, int]]] = {}
-    if EVERY in held:
-        return out
     for p, bs in per_file.items():
         for b in bs:
-            if b.name is None or b.name in held or EVERY in b.words:
+            if b.name is None or b.name in held:
                 continue
             if not (b.words - {b.name}) & held:
                 out.setdefault(p, []).append((b.start, b.end))
