@@ -26,6 +26,7 @@ from typing import Any
 
 from rtlopt.check._config_words import DOCUMENTATION
 from rtlopt.errors import RtloptError
+from rtlopt.verilog import blank_comments, directive_line_end, plain_name, scan
 
 __all__ = [
     "configured_files",
@@ -38,11 +39,15 @@ __all__ = [
 ]
 
 _VERILOG = (".v", ".sv", ".vh", ".svh")
+#: A Verilog design unit's header on the lexer's view (comments, strings and attributes
+#: blanked): its keyword then an optional lifetime then its name, white space of any kind
+#: (newlines too) between them; ``extern``/``virtual``/a backtick before it aside.
 _VERILOG_UNIT = re.compile(
-    r"^[ \t]*(?:extern[ \t]+)?(module|macromodule|primitive|interface|package|program|config|"
-    r"checker)[ \t]+(?:(?:automatic|static)[ \t]+)?([A-Za-z_][\w$]*)",
-    re.M,
+    r"(?<![\w$`\\])(?<!virtual )(module|macromodule|primitive|interface|package|program|"
+    r"config|checker)\s+(?:(?:automatic|static)\s+)?(\\[^ \t\n\r\f]+|[A-Za-z_][\w$]*)"
 )
+#: An attribute instance ``(* ... *)`` (not ``@(*)``, ``(*)``).
+_ATTRIBUTE = re.compile(r"\(\*(?!\s*\))[\s\S]*?\*\)")
 _VHDL_UNIT = re.compile(
     r"^[ \t]*(?:(entity)[ \t]+(\w+)[ \t\r\n]+is\b|(architecture)[ \t]+\w+[ \t\r\n]+of[ \t\r\n]+"
     r"(?:\w+\.)?(\w+)|(package)[ \t]+(?:body[ \t]+)?(\w+)[ \t\r\n]+is\b|(configuration)[ \t]+"
@@ -89,15 +94,28 @@ def configured_files(tree: Path, project: Any) -> set[str]:
 def unit_definitions(text: str) -> list[tuple[int, str, str]]:
     """``(line, kind, name)`` of each design unit ``text`` defines, in Verilog or VHDL."""
     out: list[tuple[int, str, str]] = []
-    for m in _VERILOG_UNIT.finditer(text):
-        if m.group(1) == "interface" and m.group(2) == "class":
-            continue
-        out.append((text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2)))
+    for line, kind, name in _verilog_units(text):
+        out.append((line, kind, name))
     for m in _VHDL_UNIT.finditer(text):
         groups = [g for g in m.groups() if g is not None]
         kind, name = groups[0].lower(), groups[1]
         out.append((text.count("\n", 0, m.start()) + 1, f"VHDL {kind}", name))
     return sorted(out)
+
+
+def _verilog_units(text: str) -> list[tuple[int, str, str]]:
+    """``(line, kind, name)`` of each Verilog unit header, found on the Verilog lexer's view
+    (:func:`rtlopt.verilog.blank_comments`: a comment or string never hides a header nor
+    makes one) with attribute instances blanked, so that ``(* keep *) module inv`` and a
+    name on the line after its keyword are read as the tools read them."""
+    code = _ATTRIBUTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), blank_comments(text))
+    out: list[tuple[int, str, str]] = []
+    for m in _VERILOG_UNIT.finditer(code):
+        name = plain_name(m.group(2))
+        if m.group(1) == "interface" and name == "class":
+            continue
+        out.append((code.count("\n", 0, m.start()) + 1, m.group(1), name))
+    return out
 
 
 def hdl_kind(rel: str, text: str) -> str:
@@ -119,6 +137,29 @@ def hdl_kind(rel: str, text: str) -> str:
     return ""
 
 
+def _define_bodies(text: str) -> set[tuple[str, str, str]]:
+    """``(name, define/undef, body)`` of each ```define`` / ```undef`` of ``text``: the whole
+    body, its backslash-continued lines joined, as the preprocessor reads it (comments out,
+    on the lexer's view); where a comment ends in a backslash or a block comment spans a
+    line's end (a continuation a tool may follow or not) also read on to there: a change to
+    any of these readings is a change."""
+    code = blank_comments(text, strings=False)
+    # a block comment over a line's end: a tool may read the body on past it, or not
+    joined = list(code)
+    for kind, a, b in scan(text) if "/*" in text else ():
+        if kind == "comment":
+            joined[a:b] = " " * (b - a)
+    views = {code, "".join(joined), text}
+    out: set[tuple[str, str, str]] = set()
+    for m in _DEFINE.finditer(code):
+        ends = sorted({directive_line_end(v, m.start()) for v in views})
+        spans = [code[m.start(3) : ends[0]]]
+        spans += [v[m.start(3) : e] for v in views for e in ends[1:] if e > ends[0]]
+        bodies = sorted({" ".join(b.replace("\\\n", " ").split()) for b in spans})
+        out.add((m.group(2), m.group(1), "\0".join(bodies)))
+    return out
+
+
 def define_changes(
     old: str, new: str, header: Callable[[str], str | None] | None = None, depth: int = 0
 ) -> set[str]:
@@ -127,12 +168,7 @@ def define_changes(
     where no file of the repository has that name); "*" where a ```undefineall`` /
     ```resetall`` count differs or such a header is unknown."""
 
-    def lines(text: str) -> set[tuple[str, str, str]]:
-        return {
-            (m.group(2), m.group(1), " ".join(m.group(3).split())) for m in _DEFINE.finditer(text)
-        }
-
-    names = {n for n, _, _ in lines(old) ^ lines(new)}
+    names = {n for n, _, _ in _define_bodies(old) ^ _define_bodies(new)}
     if len(_UNDEFINEALL.findall(old)) != len(_UNDEFINEALL.findall(new)):
         names |= {"*"}
     incs = [{a or b for a, b in _INCLUDE.findall(t)} for t in (old, new)]
