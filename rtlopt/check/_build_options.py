@@ -67,7 +67,6 @@ _SETTING = re.compile(
     r"verilog_sources|vhdl_sources|sources)[\"']?\s*(?:\+=|=(?!=)|:(?!:))",
     re.I,
 )
-_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$")
 #: Keys of FuseSoC, Bender, edalize or CI descriptions that set what elaborates.
 _KEYS = re.compile(
     r"^\s*-?\s*[\"']?(?:vlogdefine|vlogparam|generic|defines?|parameters|include_dirs?|"
@@ -97,8 +96,6 @@ def _options(line: str, build_file: bool = False, prose: bool = False) -> list[s
     """The elaboration options of one logical line, in order (``build_file``: the line is
     of a file that describes a build, whose every line may hand a tool a source file;
     ``prose``: of documentation, where a word followed by ``=`` or ``:`` sets nothing)."""
-    if build_file:  # a comment of a shell, make, Tcl, YAML or Python file
-        line = _COMMENT.sub("", line)
     found = [(m.start(), " ".join(m.group(0).split())) for m in _PLAIN.finditer(line)]
     if not prose:
         found += [(m.start(), " ".join(line[m.start() :].split())) for m in _SETTING.finditer(line)]
@@ -119,7 +116,11 @@ def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]
 
     build = bool(_BUILD_FILE.search(rel))
     prose = bool(DOCUMENTATION.search(rel))
-    before, after = _logical(old or ""), _logical(new)
+    from rtlopt.check._code_view import code_view
+
+    # a build file's comments as its language reads them (a ``#`` in a string is code)
+    view = (lambda t: code_view(rel, t)) if build else (lambda t: t)
+    before, after = _logical(view(old or "")), _logical(view(new))
     if old is None:
         before = []
     matcher = difflib.SequenceMatcher(

@@ -19,11 +19,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from rtlopt.check._code_view import code_view
 from rtlopt.verilog import blank_comments, module_spans
 
 __all__ = [
     "DOCUMENTATION",
     "changed_stretches",
+    "code_stretches",
     "design_nodes",
     "design_words",
     "parameter_names",
@@ -52,7 +54,6 @@ _DIRECTIVES = frozenset(
     "default_decay_time default_trireg_strength delay_mode_distributed delay_mode_path "
     "delay_mode_unit delay_mode_zero __FILE__ __LINE__".split()
 )
-_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$|^\s*//.*$")
 
 
 def parameter_names(text: str) -> set[str]:
@@ -118,8 +119,7 @@ def design_nodes(graph: object, read: Iterable[str]) -> dict[str, Any]:
 def _words_in(lines: Iterable[str], words: Mapping[str, str]) -> list[str]:
     found: list[str] = []
     for line in lines:
-        code = _COMMENT.sub("", line)
-        for tok in re.findall(r"[A-Za-z_][\w$]*", code):
+        for tok in re.findall(r"[A-Za-z_][\w$]*", line):  # a code line (code_stretches)
             if tok in words and tok not in found:
                 found.append(tok)
     return found
@@ -136,6 +136,14 @@ def changed_stretches(old: str | None, new: str) -> Iterator[tuple[int, list[str
             yield (b0 + 1 if b0 < b1 else max(1, b0)), after[b0:b1], before[a0:a1]
 
 
+def code_stretches(
+    rel: str, old: str | None, new: str
+) -> Iterator[tuple[int, list[str], list[str]]]:
+    """:func:`changed_stretches` of the texts' code (:func:`rtlopt.check._code_view.code_view`:
+    comments blanked as the file's language reads them, a ``#`` in a string kept)."""
+    return changed_stretches(None if old is None else code_view(rel, old), code_view(rel, new))
+
+
 def word_problems(
     rel: str, old: str | None, new: str, words: Mapping[str, str]
 ) -> list[tuple[int, str]]:
@@ -144,7 +152,7 @@ def word_problems(
     if not words or DOCUMENTATION.search(rel):
         return []
     out: list[tuple[int, str]] = []
-    for line, added, removed in changed_stretches(old, new):
+    for line, added, removed in code_stretches(rel, old, new):
         named = _words_in(added, words) or _words_in(removed, words)
         if not named:
             continue

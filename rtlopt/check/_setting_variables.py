@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from rtlopt.check._code_view import code_view
+
 __all__ = ["assigned", "read_by_settings", "repository_lines", "variable_problems"]
 
 _NAME = r"[A-Za-z_][\w.-]*"
@@ -69,7 +71,7 @@ def _assigns(line: str, settings: Mapping[str, str]) -> list[str]:
     (``sim: V := FAST``), on a command line (``make V=FAST``), in the environment."""
     name = assigned(line)
     out = [name] if name and name in settings else []
-    code = re.sub(r"(?:^|(?<=\s))#.*$", "", line)
+    code = line  # a code line: comments blanked by the file's lexer (code_view)
     for m in _ANYWHERE.finditer(code):
         n = next(g for g in m.groups() if g)
         if n in settings and n not in out:
@@ -97,7 +99,7 @@ def _reads(line: str) -> set[str]:
     joined = _JOINED_OPTION.search(line)  # "-D" + name: the name is a value read here
     if joined is not None or (m is not None and m.group(0).endswith("=")):
         rest = _STRING.sub('""', line if joined else line[m.end() :])  # type: ignore[union-attr]
-        out |= set(_BARE.findall(re.sub(r"(?:^|(?<=\s))#.*$", "", rest)))
+        out |= set(_BARE.findall(rest))
     return out
 
 
@@ -118,7 +120,8 @@ def repository_lines(root: Path) -> list[str]:
         if data.count(b"\0") > len(data) // 16:
             continue  # binary
         # a continued line is one line (a recipe's variable beside the tool on the line above)
-        text = re.sub(r"\\\r?\n", " ", data.replace(b"\0", b" ").decode(errors="replace"))
+        text = code_view(rel, data.replace(b"\0", b" ").decode(errors="replace"))
+        text = re.sub(r"\\\r?\n", " ", text)
         lines = text.split("\n")
         if p.suffix.lower() in _TCL:  # a braced word is a literal there, ${name} a read
             lines = [_TCL_LITERAL.sub(r"\1", ln) for ln in lines]
@@ -129,7 +132,7 @@ def repository_lines(root: Path) -> list[str]:
 def _is_setting(line: str, words: Mapping[str, str]) -> bool:
     from rtlopt.check._build_options import _options
 
-    code = re.sub(r"(?:^|(?<=\s))#.*$", "", line)
+    code = line  # a code line: comments blanked by the file's lexer (code_view)
     if any(tok in words for tok in re.findall(r"[A-Za-z_][\w$]*", code)):
         return True
     from rtlopt.check._build_options import _TOOLS
@@ -178,12 +181,12 @@ def variable_problems(
 ) -> list[tuple[int, str]]:
     """``(line, finding)`` for each changed stretch of ``new`` assigning a variable that a
     setting line reads (``settings``: :func:`read_by_settings`)."""
-    from rtlopt.check._config_words import DOCUMENTATION, changed_stretches
+    from rtlopt.check._config_words import DOCUMENTATION, code_stretches
 
     if not settings or DOCUMENTATION.search(rel):
         return []
     out: list[tuple[int, str]] = []
-    for line, added, removed in changed_stretches(old, new):
+    for line, added, removed in code_stretches(rel, old, new):
         names = [n for ln in added + removed for n in _assigns(ln, settings)]
         if not names:
             continue
