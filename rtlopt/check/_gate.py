@@ -424,9 +424,8 @@ class _Gate:
         words = design_words(graph, self.read, lambda rel, name: self.required.why(rel, name))
         lists = frozenset(str(f) for p in (rules.base, rules.new) for f in p.project.filelists)
         ordered, changes = bool(rules.base.project.filelists), self.changes
-        found = screen_changes(
-            changes, self.read, self.new_tree, self.read_base, renames, graph, ordered, words, lists
-        )
+        args = (changes, self.read, self.new_tree, self.read_base, renames, graph, ordered)
+        found = screen_changes(*args, words, lists, trusted=rules.trusted)
         trees = ((self.base_tree(), rules.base.project), (self.new_tree, rules.new.project))
         more = foreign_rows(graph, changes, trees, self.read_base, renames)
         return merged_rows(found, more, self.flagged)

@@ -199,23 +199,29 @@ def screen_changes(
     ordered: bool,
     words: Mapping[str, str] | None = None,
     lists: frozenset[str] = frozenset(),
+    trusted: bool = False,
 ) -> list[ModuleCheck]:
     """A row with the findings of each added or edited text file (see the module's doc):
     Verilog sources and the files the design reads whole, any other text by its Verilog
     view and its build options (a filelist and the configuration are judged as rules), and
     by the design's configuration ``words`` (:mod:`rtlopt.check._config_words`; ``lists``:
-    the filelists the rules name, judged as rules)."""
+    the filelists the rules name, judged as rules); unless ``trusted``, by the setting lines
+    it may feed (:mod:`rtlopt.check._computed_settings`)."""
     from rtlopt.check._config_words import word_problems
     from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
     from rtlopt.check._setting_variables import variable_problems
 
     settings: dict[str, str] | None = None
+    fed = _Fed(new_tree, words or {}, trusted, lists)
 
     resolve = Resolver(new_tree)
     out = []
     for rel, status in sorted(changes.items()):
         path = new_tree / rel
         if status == "D" or not path.is_file():
+            if status == "D" and not rel.endswith(VERILOG) and rel not in read:
+                found = fed.problems(rel, read_base(rel), "", "the deletion of")
+                out += [ModuleCheck(rel, "(file)", "deleted", findings=found)] if found else []
             continue
         verilog = rel.endswith(VERILOG) or rel in read
         new = path.read_text(errors="replace") if verilog else screened_text(path)
@@ -249,12 +255,39 @@ def screen_changes(
                 f"{what} {rel} at line {ln}: {msg}"
                 for ln, msg in variable_problems(rel, old, new, settings)
             ]
+        if not found and not verilog:
+            found = fed.problems(rel, old, new, what)
         if found:
             change = "changed" if old is not None else "added"
             out.append(ModuleCheck(rel, "(file)", change, findings=found))
     if not ordered:
         out += _order_rows(changes, read, new_tree, read_base, renames, graph, out)
     return out
+
+
+class _Fed:
+    """The findings of :func:`rtlopt.check._computed_settings.fed_problems`, the
+    repository's computed setting and include lines read once, when first needed."""
+
+    def __init__(
+        self, tree: Path, words: Mapping[str, str], trusted: bool, lists: frozenset[str]
+    ) -> None:
+        self.tree, self.words, self.trusted, self.lists = tree, words, trusted, lists
+        self._lines: tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]] | None = None
+
+    def problems(self, rel: str, old: str | None, new: str, what: str) -> list[str]:
+        from rtlopt.check._computed_settings import computed_settings, fed_problems, include_lines
+        from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+        from rtlopt.check._setting_variables import repository_texts
+
+        judged = rel.endswith(FILELIST_SUFFIXES) or Path(rel).name in CONFIG_FILES
+        if self.trusted or judged or rel in self.lists:
+            return []
+        if self._lines is None:
+            texts = repository_texts(self.tree)
+            self._lines = computed_settings(texts, self.words), include_lines(texts)
+        found = fed_problems(rel, old, new, *self._lines)
+        return [f"{what} {rel} at line {ln}: {msg}" for ln, msg in found]
 
 
 def _settings(tree: Path, words: Mapping[str, str]) -> dict[str, str]:

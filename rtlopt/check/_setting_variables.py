@@ -20,7 +20,13 @@ from pathlib import Path
 
 from rtlopt.check._code_view import code_view
 
-__all__ = ["assigned", "read_by_settings", "repository_lines", "variable_problems"]
+__all__ = [
+    "assigned",
+    "read_by_settings",
+    "repository_lines",
+    "repository_texts",
+    "variable_problems",
+]
 
 _NAME = r"[A-Za-z_][\w.-]*"
 #: An assignment of a variable at a line's start in any of the build syntaxes.
@@ -107,6 +113,20 @@ def repository_lines(root: Path) -> list[str]:
     """Every line of the repository's non-Verilog texts (a binary or huge file gives none;
     a NUL byte inside a text does not hide its other lines)."""
     out: list[str] = []
+    for rel, text in repository_texts(root):
+        # a continued line is one line (a recipe's variable beside the tool on the line above)
+        lines = re.sub(r"\\\r?\n", " ", text).split("\n")
+        if Path(rel).suffix.lower() in _TCL:  # a braced word is a literal there, ${name} a read
+            lines = [_TCL_LITERAL.sub(r"\1", ln) for ln in lines]
+        out += lines
+    return out
+
+
+def repository_texts(root: Path) -> list[tuple[str, str]]:
+    """``(path, code)`` of each non-Verilog text of the repository, its comments blanked as
+    its language reads them (:func:`rtlopt.check._code_view.code_view`); a binary or huge
+    file gives none, a NUL byte inside a text is a space."""
+    out: list[tuple[str, str]] = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
         if _TEXT_SKIP.search(rel) or rel.endswith((".v", ".sv", ".vh", ".svh")) or not p.is_file():
@@ -119,13 +139,7 @@ def repository_lines(root: Path) -> list[str]:
             continue
         if data.count(b"\0") > len(data) // 16:
             continue  # binary
-        # a continued line is one line (a recipe's variable beside the tool on the line above)
-        text = code_view(rel, data.replace(b"\0", b" ").decode(errors="replace"))
-        text = re.sub(r"\\\r?\n", " ", text)
-        lines = text.split("\n")
-        if p.suffix.lower() in _TCL:  # a braced word is a literal there, ${name} a read
-            lines = [_TCL_LITERAL.sub(r"\1", ln) for ln in lines]
-        out += lines
+        out.append((rel, code_view(rel, data.replace(b"\0", b" ").decode(errors="replace"))))
     return out
 
 
