@@ -41,10 +41,18 @@ __all__ = [
 _VERILOG = (".v", ".sv", ".vh", ".svh")
 #: A Verilog design unit's header on the lexer's view (comments, strings and attributes
 #: blanked): its keyword then an optional lifetime then its name, white space of any kind
-#: (newlines too) between them; ``extern``/``virtual``/a backtick before it aside.
+#: (newlines too) between them; ``virtual``, a backtick or a ``+``/``-`` before it aside
+#: (``+module name`` of a coverage configuration).
 _VERILOG_UNIT = re.compile(
-    r"(?<![\w$`\\])(?<!virtual )(module|macromodule|primitive|interface|package|program|"
+    r"(?<![\w$`\\+\-])(?<!virtual )(module|macromodule|primitive|interface|package|program|"
     r"config|checker)\s+(?:(?:automatic|static)\s+)?(\\[^ \t\n\r\f]+|[A-Za-z_][\w$]*)"
+)
+_NAME_OR_ESCAPED = r"\\[^ \t\n\r\f]+|[A-Za-z_][\w$]*"
+#: A one-line define whose body ends in a unit keyword (and lifetime).
+_KEYWORD_MACRO = re.compile(
+    r"`[ \t]*define[ \t]+([A-Za-z_][\w$]*)[ \t]+(?:[^\n]*\s)?(module|macromodule|primitive|"
+    r"interface|package|program|config|checker)(?:[ \t]+(?:automatic|static))?[ \t]*$",
+    re.M,
 )
 #: An attribute instance ``(* ... *)`` (not ``@(*)``, ``(*)``).
 _ATTRIBUTE = re.compile(r"\(\*(?!\s*\))[\s\S]*?\*\)")
@@ -115,6 +123,10 @@ def _verilog_units(text: str) -> list[tuple[int, str, str]]:
         if m.group(1) == "interface" and name == "class":
             continue
         out.append((code.count("\n", 0, m.start()) + 1, m.group(1), name))
+    # a macro whose body ends in a unit keyword: its use starts a header (`MOD inv(...))
+    for d in _KEYWORD_MACRO.finditer(code):
+        for m in re.finditer(rf"`{re.escape(d.group(1))}\s+({_NAME_OR_ESCAPED})", code):
+            out.append((code.count("\n", 0, m.start()) + 1, d.group(2), plain_name(m.group(1))))
     return out
 
 

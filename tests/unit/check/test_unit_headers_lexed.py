@@ -29,3 +29,8 @@ def test_shadowing_file_is_a_finding() -> None:
     new = "(* keep *)\nmodule\ninv(input a, output y); assign y = a; endmodule\n"
     found = foreign_findings({"lib/inv.vg": "A"}, ["inv.v"], lambda rel: ("", new), ["inv"], {})
     assert found and "second definition of module inv" in found[0][1]
+
+
+def test_keyword_spelled_by_a_macro() -> None:
+    text = "`define MOD module\n`MOD\n  inv(input a, output y);\nendmodule\n"
+    assert (2, "module", "inv") in unit_definitions(text)
