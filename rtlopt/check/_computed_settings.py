@@ -35,6 +35,12 @@ _INCLUDE = re.compile(
 _COMPUTED = re.compile(r"[$`%]")
 #: A variable reference of any syntax, as a glob: any name.
 _VARIABLE = re.compile(r"\$\([^()]*(?:\([^()]*\)[^()]*)*\)|\$\{[^}]*\}|\$\w+|\$.")
+#: Other tools that elaborate or build HDL (their options are not read one by one: a computed
+#: word on their line is enough).
+_MORE_TOOLS = re.compile(
+    r"\b(?:xvlog|xvhdl|xelab|xsim|vivado|quartus_\w+|ghdl|nvc|vcom|vlib|vmap|vsimsa|riviera|"
+    r"dc_shell|genus|fusesoc|edalize|bender|cocotb\w*|eqy|symbiyosys|nextpnr\w*|vvp)\b"
+)
 #: What a computed line holds somewhere (a quick filter before the full reading).
 _MAYBE = re.compile(r"[$`%{\[+]|env")
 _PY_KEYWORDS = frozenset(
@@ -69,7 +75,7 @@ def _setting(line: str, words: Mapping[str, str]) -> bool:
     from rtlopt.check._build_options import _TOOLS, _options
     from rtlopt.check._setting_variables import _C_TOOL
 
-    if _TOOLS.search(line):
+    if _TOOLS.search(line) or _MORE_TOOLS.search(line):
         return True
     if any(tok in words for tok in re.findall(r"[A-Za-z_][\w$]*", line)):
         return True

@@ -46,6 +46,10 @@ def _settings(files: dict[str, str]) -> list[tuple[str, int, str]]:
 
 
 def test_only_setting_lines_count() -> None:
+    assert _settings({"run.sh": "xvlog -d $1 inv.v\nvvp -n sim.vvp +V=$X\necho $1\n"}) == [
+        ("run.sh", 1, "xvlog -d $1 inv.v"),
+        ("run.sh", 2, "vvp -n sim.vvp +V=$X"),
+    ]
     files = {
         "Makefile": "sim:\n\tsh run_sim.sh $(VARIANT)\n\tgcc $(CFLAGS) -Iinc x.c\n",
         "run_sim.sh": 'echo "$1"\niverilog -D"$1"_INV inv.v tb.v\n',
