@@ -225,7 +225,13 @@ def screen_changes(
             continue
         verilog = rel.endswith(VERILOG) or rel in read
         new = path.read_text(errors="replace") if verilog else screened_text(path)
-        if not new:
+        if not new:  # an emptied text: what read it reads nothing now
+            found = (
+                []
+                if new is None or verilog
+                else fed.problems(rel, read_base(renames.get(rel, rel)), "", "")
+            )
+            out += [ModuleCheck(rel, "(file)", "changed", findings=found)] if found else []
             continue
         old = read_base(renames.get(rel, rel))  # None: a new file
         judged = rel.endswith(FILELIST_SUFFIXES) or Path(rel).name in CONFIG_FILES
@@ -287,6 +293,7 @@ class _Fed:
             texts = repository_texts(self.tree)
             self._lines = computed_settings(texts, self.words), include_lines(texts)
         found = fed_problems(rel, old, new, *self._lines)
+        what = what or ("the change to" if new else "the emptying of")
         return [f"{what} {rel} at line {ln}: {msg}" for ln, msg in found]
 
 

@@ -100,3 +100,34 @@ def test_repository_texts_skip_verilog(tmp_path) -> None:  # type: ignore[no-unt
     texts = repository_texts(tmp_path)
     assert [r for r, _ in texts] == ["run.sh"]
     assert [(r, n) for r, n, _ in computed_settings(texts, {})] == [("run.sh", 1)]
+
+
+def test_emptied_and_deleted_data_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from rtlopt.check._screen_files import screen_changes
+
+    (tmp_path / "Makefile").write_text("sim:\n\tiverilog -D$(shell cat variant.cfg)_INV inv.v\n")
+    (tmp_path / "variant.cfg").write_text("")
+    changes = {"variant.cfg": "M", "old.cfg": "D"}
+    rows = screen_changes(
+        changes,
+        frozenset(),
+        tmp_path,
+        lambda rel: "SLOW\n",
+        {},
+        None,
+        False,  # type: ignore[arg-type]
+    )
+    said = {m.file: " ".join(m.findings) for m in rows}
+    assert "may feed Makefile:2" in said["variant.cfg"] and "emptying" in said["variant.cfg"]
+    assert "the deletion of old.cfg" in said["old.cfg"]
+    trusted = screen_changes(
+        changes,
+        frozenset(),
+        tmp_path,
+        lambda rel: "SLOW\n",
+        {},
+        None,
+        False,
+        trusted=True,  # type: ignore[arg-type]
+    )
+    assert trusted == []
