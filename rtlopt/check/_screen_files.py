@@ -256,7 +256,7 @@ def screen_changes(
                 for ln, msg in word_problems(rel, old, new, words or {})
             ]
             if settings is None:
-                settings = _settings(new_tree, words or {})
+                settings = _settings(new_tree, words or {}, fed.texts())
             found += [
                 f"{what} {rel} at line {ln}: {msg}"
                 for ln, msg in variable_problems(rel, old, new, settings)
@@ -280,28 +280,36 @@ class _Fed:
     ) -> None:
         self.tree, self.words, self.trusted, self.lists = tree, words, trusted, lists
         self._lines: tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]] | None = None
+        self._texts: list[tuple[str, str]] | None = None
+
+    def texts(self) -> list[tuple[str, str]]:
+        """The repository's texts, read once (:func:`repository_texts`)."""
+        from rtlopt.check._setting_variables import repository_texts
+
+        if self._texts is None:
+            self._texts = repository_texts(self.tree)
+        return self._texts
 
     def problems(self, rel: str, old: str | None, new: str, what: str) -> list[str]:
         from rtlopt.check._computed_settings import computed_settings, fed_problems, include_lines
         from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
-        from rtlopt.check._setting_variables import repository_texts
 
         judged = rel.endswith(FILELIST_SUFFIXES) or Path(rel).name in CONFIG_FILES
         if self.trusted or judged or rel in self.lists:
             return []
         if self._lines is None:
-            texts = repository_texts(self.tree)
+            texts = self.texts()
             self._lines = computed_settings(texts, self.words), include_lines(texts)
         found = fed_problems(rel, old, new, *self._lines)
         what = what or ("the change to" if new else "the emptying of")
         return [f"{what} {rel} at line {ln}: {msg}" for ln, msg in found]
 
 
-def _settings(tree: Path, words: Mapping[str, str]) -> dict[str, str]:
+def _settings(tree: Path, words: Mapping[str, str], texts: list[tuple[str, str]]) -> dict[str, str]:
     """The variables the setting lines of the texts of ``tree`` read."""
     from rtlopt.check._setting_variables import read_by_settings, repository_lines
 
-    return read_by_settings(repository_lines(tree), words)
+    return read_by_settings(repository_lines(tree, texts), words)
 
 
 def _order_rows(

@@ -109,11 +109,12 @@ def _reads(line: str) -> set[str]:
     return out
 
 
-def repository_lines(root: Path) -> list[str]:
+def repository_lines(root: Path, texts: list[tuple[str, str]] | None = None) -> list[str]:
     """Every line of the repository's non-Verilog texts (a binary or huge file gives none;
-    a NUL byte inside a text does not hide its other lines)."""
+    a NUL byte inside a text does not hide its other lines); ``texts``: those already read
+    (:func:`repository_texts`)."""
     out: list[str] = []
-    for rel, text in repository_texts(root):
+    for rel, text in repository_texts(root) if texts is None else texts:
         # a continued line is one line (a recipe's variable beside the tool on the line above)
         lines = re.sub(r"\\\r?\n", " ", text).split("\n")
         if Path(rel).suffix.lower() in _TCL:  # a braced word is a literal there, ${name} a read
