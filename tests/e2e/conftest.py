@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from tests.fork_run import run_rtlopt
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "priority_encoder"
@@ -25,13 +26,7 @@ def rtlopt(
     args: Sequence[str], cwd: Path, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
     """Run the real command line in a subprocess, as a user would."""
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_rtlopt(args, cwd=cwd, timeout=timeout)
 
 
 def tree_digest(repo: Path) -> dict[str, str]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import git
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -27,14 +27,7 @@ def _module(body: str) -> str:
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, COLUMNS="200", TERM="dumb")
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_rtlopt(args, cwd=cwd, env=env, timeout=600)
 
 
 def _no_controls(text: str) -> None:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import git
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -28,14 +27,7 @@ def test_check_table_fits_the_terminal(example_repo: Path, width: int) -> None:
     _edit(example_repo, "assign p = ^d;", "assign p = ^d ^ (&d[7:0]) ^ (|(d[15:8] & d[7:0]));")
     git(example_repo, "add", "-A")
     env = dict(os.environ, COLUMNS=str(width), TERM="dumb")
-    r = subprocess.run(
-        [sys.executable, "-m", "rtlopt", "check"],
-        cwd=example_repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    r = run_rtlopt(["check"], cwd=example_repo, env=env, timeout=600)
     assert r.returncode == 1, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     # the first line says what is required, one line however long (a log is searched for it)

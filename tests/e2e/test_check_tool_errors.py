@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import git
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -39,14 +39,8 @@ def _check(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     assert "casez (v)" in text
     f.write_text(text.replace("casez (v)", f"casez (v | 16'h0) // {MARK}"))
     git(repo, "add", "-A")
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", "check"],
-        cwd=repo,
-        env={**os.environ, "TERM": "dumb", "COLUMNS": "200", **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    env = {**os.environ, "TERM": "dumb", "COLUMNS": "200", **env}
+    return run_rtlopt(["check"], cwd=repo, env=env, timeout=600)
 
 
 def test_fake_compiler_timing_out_in_check_fails_the_gate(

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rtlopt.policy._memory import KNOWN_SHAPES
+from tests.fork_run import run_rtlopt
 
 NO_GPU = not (Path("/dev/nvidia0").exists() or Path("/dev/nvidiactl").exists())
 
@@ -18,14 +18,8 @@ NO_GPU = not (Path("/dev/nvidia0").exists() or Path("/dev/nvidiactl").exists())
 def _doctor(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", "doctor", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-    )
+    env = {**os.environ, "COLUMNS": "200", **(env or {})}
+    return run_rtlopt(["doctor", *args], cwd=cwd, env=env, timeout=300)
 
 
 def _hub_cache(root: Path, *names: str) -> dict[str, str]:

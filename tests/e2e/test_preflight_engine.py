@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from rtlopt.eda.flow import resolve_engine
 from rtlopt.eda.yosys import pyosys_available
 from rtlopt.errors import ToolNotFound
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -41,14 +41,7 @@ def no_yosys(tmp_path: Path) -> dict[str, str]:
 
 
 def _rtlopt(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_rtlopt(args, cwd=cwd, env=env, timeout=600)
 
 
 def test_auto_never_falls_back_to_pyosys(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -11,12 +11,12 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import git
+from tests.fork_run import run_rtlopt
 
 # the runs optimize the same design with the same candidates: one user cache for the module
 pytestmark = [pytest.mark.tools, pytest.mark.usefixtures("module_user_cache")]
@@ -51,14 +51,7 @@ def _run(
     args: list[str], cwd: Path, path: str, tmp: Path, **env: str
 ) -> subprocess.CompletedProcess[str]:
     full = dict(os.environ, PATH=path, FAKE_GH_LOG=str(tmp / "gh.jsonl"), COLUMNS="200", **env)
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=cwd,
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return run_rtlopt(args, cwd=cwd, env=full, timeout=900)
 
 
 @pytest.fixture

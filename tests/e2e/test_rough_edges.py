@@ -20,6 +20,7 @@ from rtlopt.config import PolicyConfig, TrainConfig
 from rtlopt.policy._scripted import ScriptedPolicy
 from tests.e2e._darkstyle import write_darkstyle
 from tests.e2e.conftest import EXAMPLE, rtlopt
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -199,14 +200,8 @@ def test_sigterm_marks_the_run_interrupted(example_repo: Path) -> None:
 
 def test_doctor_checks_the_eda_tools_and_the_pdk(tmp_path: Path) -> None:
     def doctor(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "rtlopt", "doctor", "--policy", "scripted", "--json", *args],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            env={**os.environ, **env},
-            timeout=300,
-        )
+        argv = ["doctor", "--policy", "scripted", "--json", *args]
+        return run_rtlopt(argv, cwd=tmp_path, env={**os.environ, **env}, timeout=300)
 
     r = doctor()
     out = json.loads(r.stdout)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import git
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -46,14 +47,7 @@ def aborting_yosys(tmp_path: Path) -> dict[str, str]:
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_rtlopt(args, cwd=cwd, env=env, timeout=300)
 
 
 def test_fake_yosys_abort_in_evaluate_is_exit_3_with_its_log(

@@ -4,13 +4,13 @@ filelist and clock-gate integration tests)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.fork_run import run_rtlopt as forked_rtlopt
 
 
 def fixture_repo(src: Path, dest: Path, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Path:
@@ -27,14 +27,7 @@ def fixture_repo(src: Path, dest: Path, monkeypatch: pytest.MonkeyPatch, cache: 
 
 def run_rtlopt(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``python -m rtlopt ARGS`` in ``repo``."""
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=repo,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return forked_rtlopt(args, cwd=repo, timeout=900)
 
 
 def evaluate_json(repo: Path, target: str, cand: str) -> tuple[int, dict[str, object]]:

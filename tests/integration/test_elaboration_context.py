@@ -10,12 +10,12 @@ matches only the simulation model is rejected by simulation.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -71,25 +71,8 @@ def repo(tmp_path: Path) -> Path:
 
 
 def _evaluate(repo: Path, cand: str) -> tuple[int, dict[str, object]]:
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rtlopt",
-            "evaluate",
-            "rtl/ctx.v",
-            "--candidate",
-            cand,
-            "--pdk",
-            "nangate45",
-            "--json",
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=dict(os.environ),
-    )
+    args = ["evaluate", "rtl/ctx.v", "--candidate", cand, "--pdk", "nangate45", "--json"]
+    r = run_rtlopt(args, cwd=repo, timeout=600)
     assert r.returncode in (0, 1), r.stderr[-800:]
     return r.returncode, json.loads(r.stdout)
 

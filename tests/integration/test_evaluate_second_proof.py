@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ import pytest
 from rtlopt import session
 from rtlopt.evaluate import Evaluator
 from rtlopt.results import Stage, Status, Verdict
+from tests.fork_run import run_rtlopt
 
 pytestmark = [
     pytest.mark.tools,
@@ -57,14 +56,8 @@ endmodule
 
 
 def _run(repo: Path, target: str, cand: Path) -> tuple[int, dict[str, Any]]:
-    r = subprocess.run(
-        [sys.executable, "-m", "rtlopt", "evaluate", target, "--candidate", str(cand)]
-        + ["--pdk", "nangate45", "--json"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    args = ["evaluate", target, "--candidate", str(cand), "--pdk", "nangate45", "--json"]
+    r = run_rtlopt(args, cwd=repo, timeout=600)
     assert r.stdout.strip(), r.stderr
     return r.returncode, json.loads(r.stdout)
 

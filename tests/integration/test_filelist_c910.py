@@ -16,11 +16,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -46,14 +47,7 @@ def _rtlopt(
     env.pop("CODE_BASE_PATH", None)
     if code_base is not None:
         env["CODE_BASE_PATH"] = str(code_base)
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return run_rtlopt(args, cwd=repo, env=env, timeout=900)
 
 
 def _evaluate(repo: Path, candidate: str) -> tuple[int, dict[str, object]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from rtlopt.config import Config
 from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import load_design
 from rtlopt.results import EvalResult, Stage, Verdict
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -155,13 +155,7 @@ def test_check_decides_a_renamed_register(
     _git(repo, "commit", "-qm", "base")
     (repo / "m.v").write_text(text)
     _git(repo, "add", "m.v")
-    r = subprocess.run(
-        [sys.executable, "-m", "rtlopt", "check", "m.v", "--json"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    r = run_rtlopt(["check", "m.v", "--json"], cwd=repo, timeout=600)
     assert r.returncode == rc, r.stdout[-2000:] + r.stderr[-2000:]
     [m] = json.loads(r.stdout)["modules"]
     assert m["equivalence"] == equivalence, m

@@ -24,6 +24,7 @@ import pytest
 
 from tests.conftest import bench_path
 from tests.e2e.conftest import EXAMPLE, git
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -45,13 +46,7 @@ def tmp_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def run(args: Sequence[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_rtlopt(args, cwd=cwd, timeout=timeout)
 
 
 def one_line_error(r: subprocess.CompletedProcess[str]) -> str:

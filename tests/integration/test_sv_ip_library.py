@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rtlopt.eda._slang import slang_available
+from tests.fork_run import run_rtlopt
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
@@ -96,14 +96,7 @@ def repo(tmp_path: Path) -> Path:
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CACHE_HOME": str(root.parent / "cache")}
-    return subprocess.run(
-        [sys.executable, "-m", "rtlopt", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    return run_rtlopt(args, cwd=root, env=env, timeout=900)
 
 
 def _evaluate(root: Path, text: str) -> dict[str, object]:

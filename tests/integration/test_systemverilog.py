@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from rtlopt.config import load_config
 from rtlopt.eda._slang import slang_available
 from rtlopt.errors import RepoError
 from rtlopt.frontend import load_design
+from tests.fork_run import run_rtlopt
 
 pytestmark = pytest.mark.tools
 
@@ -54,25 +54,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _rtlopt(
     repo: Path, target: str, candidate: Path | str, *, env: Mapping[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rtlopt",
-            "evaluate",
-            target,
-            "--candidate",
-            str(candidate),
-            "--pdk",
-            "nangate45",
-            "--json",
-        ],
-        cwd=repo,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
+    args = ["evaluate", target, "--candidate", str(candidate), "--pdk", "nangate45", "--json"]
+    return run_rtlopt(args, cwd=repo, env={**os.environ, **(env or {})}, timeout=1200)
 
 
 def _evaluate(
