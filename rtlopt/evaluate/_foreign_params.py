@@ -184,6 +184,11 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
             literal = _literal(value) if whole else ""
             out.append(Override(f"{rel}:{line}", form, ((name, literal),), exact, owner))
         why = why or first_unread(design, rel, path, text, consumed) or computed
+    if word_pattern(design) is not None and not why:
+        from rtlopt.evaluate._repo_texts import opaque_reason
+
+        owner = design.target.name
+        why = opaque_reason(design, None, f"set parameters of {owner} or a module above it")
     if len(_SCANS) > 8:
         _SCANS.clear()
     _SCANS[id(design)] = (design, out, why)

@@ -117,6 +117,7 @@ def _judged(design: Design, own: Path | None) -> ForeignX:
     found += _scripts_and_vhdl(design, texts, inputs)
     read = {p: {by_path[p].count("\n", 0, f[2]) + 1 for f in found if f[0] == p} for p in benches}
     found += _any_text(design, texts, unread, inputs, read, own)
+    found += _opaque(design, own, inputs)
     ports: dict[str, None] = {}
     for _, _, _, fed, _, _, _ in found:
         ports.update(dict.fromkeys(fed))
@@ -177,6 +178,22 @@ def _any_text(
 
 
 _HEADERS = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".vinc", ".svi", ".vi"})
+
+
+def _opaque(
+    design: Design, own: Path | None, inputs: list[str]
+) -> list[tuple[Path, str, int, list[str], str, bool, str]]:
+    """Every text whose spelling rtlopt cannot read (:func:`._repo_texts.opaque_texts`: a
+    compressed file it cannot unpack, a script computing characters at run time): every
+    input, x or z."""
+    from rtlopt.evaluate._foreign_x_anytext import is_documentation
+    from rtlopt.evaluate._repo_texts import opaque_texts
+
+    return [
+        (path, "\n" * (line - 1), line - 1, list(inputs), why, True, "opaque")
+        for path, line, why in opaque_texts(design, own)
+        if not is_documentation(path, set())
+    ]
 
 
 def _anchors(design: Design, texts: list[tuple[Path, str]]) -> tuple[set[str], set[str]]:
@@ -309,6 +326,11 @@ def _where(
         return (
             f"{shown}:{line}: a {kind} testbench {shown_value[1:]}, so it may write any value, "
             "x or z, into any input"
+        )
+    if kind == "opaque":
+        return (
+            f"{shown}:{line}: rtlopt cannot read what this text spells ({value}), so it may "
+            "write x or z into every input; spell the value plainly"
         )
     if kind == "any":
         what = f"'{ports[0]}'" if len(ports) == 1 else "every input"

@@ -59,7 +59,7 @@ from rtlopt.evaluate._reach_paths import (
 from rtlopt.evaluate._reach_reads import macro_definitions, read_only
 from rtlopt.evaluate._reach_scope import another_modules_instance
 from rtlopt.evaluate._reach_text_paths import text_path_reach
-from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+from rtlopt.evaluate._repo_texts import opaque_reason, other_texts, repository_texts
 from rtlopt.frontend.model import Design
 from rtlopt.verilog_instances import BUILT_INSTANCE, instances_of
 
@@ -120,6 +120,7 @@ def _reach(design: Design, own: Path | None) -> str:
     raw, extra = [*raw, *more], {p for p, _ in others}
     why = (
         _unread_mention(unread, name, instances - {BUILT_INSTANCE})
+        or opaque_reason(design, own, f"name an inner name of {name}")
         or _unreadable_forms(raw, name, word, instances, code)
         or unknown_argument_instances(design, raw, [*raw, *others], code, expanded)
     )

@@ -11,8 +11,10 @@ from pathlib import Path
 from rtlopt.frontend.model import Design
 from rtlopt.harness._binary import as_text, is_binary, with_decoded
 from rtlopt.harness._captured import repository_files
+from rtlopt.harness._opaque import run_time_spelling, source_text
+from rtlopt.harness._unpacked import CAP, is_packed, unpacked
 
-__all__ = ["other_texts", "repository_texts"]
+__all__ = ["opaque_reason", "opaque_texts", "other_texts", "repository_texts"]
 
 #: Suffixes of Verilog sources and headers, scanned in an include folder whatever includes them.
 _HEADER_SUFFIXES = frozenset({".v", ".sv", ".vh", ".svh", ".inc", ".h", ".vinc", ".svi", ".vi"})
@@ -21,6 +23,7 @@ _INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
 #: Larger files are no design text (a waveform, an image) and are not scanned.
 _SCANNED_BYTES = 4_000_000
 _TEXTS: dict[int, tuple[object, list[tuple[Path, str]]]] = {}
+_OPAQUE: dict[tuple[int, Path | None], tuple[object, list[tuple[Path, int, str]]]] = {}
 _OTHERS: dict[
     tuple[int, Path | None], tuple[object, tuple[list[tuple[Path, str]], list[Path]]]
 ] = {}
@@ -101,24 +104,86 @@ def other_texts(
         found, unread = [], [root]
     outside = [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
     found += [f for f in outside if not f.resolve().is_relative_to(root.resolve())]
+    opaque: list[tuple[Path, int, str]] = []
     for f in found:
         try:
             r = f.resolve()
             if r in known or any(r.is_relative_to(s) for s in skip):
                 continue
             if f.stat().st_size > _SCANNED_BYTES:
-                unread.append(f)
-                continue
+                with f.open("rb") as fh:
+                    packed = is_packed(fh.read(512))
+                if not packed or f.stat().st_size > CAP:
+                    unread.append(f)
+                    if packed:
+                        opaque.append((f, 1, f"a compressed file over {CAP // 1_000_000} MB"))
+                    continue
             data = f.read_bytes()
         except OSError:
             unread.append(f)
             continue
-        if not is_binary(data[:8192]):
-            texts.append((f, with_decoded(as_text(data))))
+        _read_other(f, data, texts, opaque)
     if len(_OTHERS) > 8:
         _OTHERS.clear()
+        _OPAQUE.clear()
     _OTHERS[key] = (design, (texts, unread))
+    _OPAQUE[key] = (design, opaque)
     return texts, unread
+
+
+def opaque_texts(design: Design, own: Path | None = None) -> list[tuple[Path, int, str]]:
+    """``(path, line, why)`` of each text of :func:`other_texts` whose content rtlopt cannot
+    read (a compressed file it cannot unpack, a script computing characters at run time, a
+    source in an unknown encoding): it may feed x into every input, name any inner name and
+    set any parameter (:mod:`rtlopt.harness._opaque`, :mod:`rtlopt.harness._unpacked`)."""
+    other_texts(design, own)
+    key = (id(design), own.resolve() if own is not None else None)
+    hit = _OPAQUE.get(key)
+    return hit[1] if hit is not None and hit[0] is design else []
+
+
+def opaque_reason(design: Design, own: Path | None, what: str) -> str:
+    """The message for the first text of :func:`opaque_texts` (not documentation), or "";
+    ``what``: what the text may do there (feed x into an input, name an inner name)."""
+    from rtlopt.evaluate._foreign_x_anytext import is_documentation
+
+    for path, line, why in opaque_texts(design, own):
+        if is_documentation(path, set()):
+            continue
+        try:
+            rel = path.resolve().relative_to(Path(design.root).resolve()).as_posix()
+        except ValueError:
+            rel = path.as_posix()
+        return (
+            f"{rel}:{line}: rtlopt cannot read what this text spells ({why}), so it may "
+            f"{what}; it is not checked: write the value plainly, or take the file out of the "
+            "repository if it does not belong to this design"
+        )
+    return ""
+
+
+def _read_other(
+    f: Path, data: bytes, texts: list[tuple[Path, str]], opaque: list[tuple[Path, int, str]]
+) -> None:
+    """Adds the text(s) of file ``f`` (its ``data``) to ``texts``: a compressed file or an
+    archive by what it holds (each text named as unpacked), a source in its declared
+    encoding; what cannot be read, or computes characters at run time, to ``opaque``."""
+    packed = unpacked(f, data)
+    if packed is not None:
+        if packed.why:
+            opaque.append((f, 1, packed.why))
+        for name, inner in packed.members:
+            _read_other(name, inner, texts, opaque)
+        return
+    if is_binary(data[:8192]):
+        return
+    text, why = source_text(data)
+    if why:
+        opaque.append((f, 1, why))
+    spelled = run_time_spelling(f, text)
+    if spelled is not None:
+        opaque.append((f, spelled[0], f"it computes characters at run time: {spelled[1]}"))
+    texts.append((f, with_decoded(text)))
 
 
 #: Scratch folders an evaluator of this process made (absent or empty before: its files are

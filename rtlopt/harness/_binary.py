@@ -82,16 +82,25 @@ _NAMED = re.compile(rb"^\x00{0,8}(?:FST|VPD|TRN|SHM|WLF|FSDB|DSN|VCD2)")
 
 def is_binary(head: bytes) -> bool:
     """Whether ``head`` (a file's first bytes, up to 8 kB) is a recognised binary format:
-    its magic number starts it AND at least a tenth of its bytes are no text (NUL, control,
-    non-ASCII bytes). Any other file, NUL bytes or not, is text: bash and make run a script
-    that merely starts like a binary format."""
+    its magic number starts it AND at least a tenth of its bytes are no text (NUL, control
+    bytes, bytes of no valid UTF-8 sequence) AND it holds control bytes. Any other file is
+    text whatever its first bytes: bash and make run a script that merely starts like a
+    binary format, a text in UTF-8 (comments in Chinese) is text, and a text in a legacy
+    encoding (Latin-1, GBK) holds no control byte."""
     magic = head.startswith(_MAGIC) or head.startswith(_FST) or _NAMED.match(head) is not None
     magic = magic or (b"\0" in head[:16] and _PYC.match(head) is not None)
     if not magic or len(head) < 32:
         return False
     sample = head[:8192]
-    odd = sum(1 for b in sample if (b < 0x20 and b not in b"\t\n\r\f\v\x1b") or b >= 0x80)
-    return odd * 10 >= len(sample)
+    control = sum(1 for b in sample if (b < 0x20 and b not in b"\t\n\r\f\v\x1b") or b == 0x7F)
+    if not control:
+        return False  # printable bytes only: a text in some encoding
+    return (control + _not_utf8(sample)) * 10 >= len(sample)
+
+
+def _not_utf8(data: bytes) -> int:
+    """How many bytes of ``data`` are part of no valid UTF-8 sequence."""
+    return len(data) - len(data.decode(errors="ignore").encode())
 
 
 def as_text(data: bytes) -> str:
@@ -113,7 +122,10 @@ _FMT_C = re.compile(
     r"""(?:0[xX][0-9A-Fa-f]+|\d+))"""
 )
 #: Adjacent string literals joined by ``+``, ``.``, ``..`` or nothing: ``"fo" + "rce"``.
-_JOIN = re.compile(r"""(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(?:\+|\.\.?|)\s*(["'])""")
+_JOIN = re.compile(
+    r"""(?<!["'])(?!"{3}|'{3})"""  # no triple quote (a Python block string opens there)
+    r"""(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(?:\+|\.\.?|)\s*(["'])(?!\3\3)"""
+)
 _CTRL = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b"}
 
 
@@ -152,9 +164,11 @@ def decoded_lines(text: str) -> list[str]:
 
 
 def with_decoded(text: str) -> str:
-    """``text`` with each line that reads otherwise with its escapes decoded followed, on the
-    same line (its number kept), by ``" ; "`` and the decoded line: a rule judges the text
-    both as written and as a shell, Tcl or Python run spells it."""
+    """``text`` with each line that reads otherwise with its escapes decoded preceded, on the
+    same line (its number kept), by the decoded line and ``" ; "``: a rule judges the text
+    both as written and as a shell, Tcl or Python run spells it. The decoded form comes first:
+    a lexer drops what follows a line's own comment (``UNK = chr(120)  # unknown``), and the
+    decoded form is the one the run reads."""
     if "\\" not in text and "chr" not in text and "char" not in text and "%c" not in text:
         if not re.search(r"""["']\s*(?:\+|\.\.?)?\s*["']""", text):
             return text
@@ -162,5 +176,5 @@ def with_decoded(text: str) -> str:
     for i, line in enumerate(lines):
         d = _decode_line(line)
         if d != line:
-            lines[i] = f"{line} ; {d}"
+            lines[i] = f"{d} ; {line}"
     return "\n".join(lines)

@@ -63,7 +63,6 @@ def _found(tmp: Path, files: dict[str, str]) -> tuple[list[tuple[tuple[str, str]
             "pyproject.toml:3",
         ),
         ("test_tgt.py", 'runner.build(build_args=["-GW=" + str(37)])\n', "test_tgt.py:1"),
-        ("test_tgt.py", 'runner.build(build_args=["-GW=3" "7"])\n', "test_tgt.py:1"),
         ("run.sh", "export W=37\nmake sim\n", "run.sh:1"),
         ("Makefile", "W ?= 37  # the CI job's\nsim:\n\tiverilog tgt.v\n", "Makefile:1"),
         ("test_tgt.py", "cfg.W = 37\nrunner.build(parameters=vars(cfg))\n", "test_tgt.py:1"),
@@ -83,9 +82,13 @@ def test_a_parameter_named_in_a_form_not_read_leaves_the_change_unchecked(
     assert extra == [], extra
 
 
-def test_adjacent_literals_joined_set_the_parameter(tmp_path: Path) -> None:
-    """07: Python joins adjacent strings, Verilator gets -GW=37: the joined text is read."""
-    text = 'runner.build(hdl_toplevel="tgt", build_args=["-G" "W=37"])\n'
+@pytest.mark.parametrize(
+    ("args", "tail"), [('["-G" "W=37"]', ""), ('["-GW=3" "7"]', ""), ('["-GW=3" "7"]', "  # W")]
+)
+def test_adjacent_literals_joined_set_the_parameter(tmp_path: Path, args: str, tail: str) -> None:
+    """07: Python joins adjacent strings, Verilator gets -GW=37: the joined text is read
+    (before a comment of the line too)."""
+    text = f'runner.build(hdl_toplevel="tgt", build_args={args}){tail}\n'
     extra, _ = _found(tmp_path, {"test_tgt.py": text})
     assert extra == [(("W", "37"),)], extra
 
