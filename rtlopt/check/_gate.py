@@ -425,7 +425,9 @@ class _Gate:
         lists = frozenset(str(f) for p in (rules.base, rules.new) for f in p.project.filelists)
         ordered, changes = bool(rules.base.project.filelists), self.changes
         args = (changes, self.read, self.new_tree, self.read_base, renames, graph, ordered)
-        found = screen_changes(*args, words, lists, trusted=rules.trusted)
+        found = screen_changes(
+            *args, words, lists, trusted=rules.trusted, base_tree=self.base_tree()
+        )
         trees = ((self.base_tree(), rules.base.project), (self.new_tree, rules.new.project))
         more = foreign_rows(graph, changes, trees, self.read_base, renames)
         return merged_rows(found, more, self.flagged)

@@ -25,7 +25,9 @@ from rtlopt.check._check import ModuleCheck
 from rtlopt.check._closure import Inlined, expansions, inline_headers, verilog_view
 from rtlopt.check._file_screen import file_problems, macro_problems
 from rtlopt.frontend._depgraph import DesignGraph
-from rtlopt.harness._binary import as_text, is_binary
+from rtlopt.harness._binary import as_text, is_binary, with_decoded
+from rtlopt.harness._opaque import source_text
+from rtlopt.harness._unpacked import CAP, is_packed, unpacked
 from rtlopt.verilog import blank_comments
 
 __all__ = ["Resolver", "screen_changes", "screened_text", "text_problems"]
@@ -37,8 +39,8 @@ SCANNED_BYTES = 4_000_000
 
 
 def screened_text(path: Path) -> str | None:
-    """The text of ``path`` the screen reads, or None: a binary file (a NUL byte in its first
-    8 kB) or one over 4 MB that holds no Verilog keyword (one that does is read whole)."""
+    """The text of ``path`` the screen reads, or None: a binary file (a recognised binary
+    format) or one over 4 MB that holds no Verilog keyword (one that does is read whole)."""
     try:
         size = path.stat().st_size
         with path.open("rb") as fh:
@@ -53,6 +55,41 @@ def screened_text(path: Path) -> str | None:
     ):
         return None
     return as_text(data)
+
+
+#: A changed text over this size is not judged (a finding says so).
+JUDGED_BYTES = 64_000_000
+
+
+def changed_text(path: Path) -> tuple[str | None, str]:
+    """The text the gate judges of a changed file that is no Verilog source (any size up to
+    64 MB, a compressed file or an archive by the texts it holds, its escapes decoded), or
+    None for a binary format; and why it cannot be judged ("" where it can)."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(8192)
+        if size > (CAP if is_packed(head) else JUDGED_BYTES):
+            return None, f"it is too large to be judged ({size:,} bytes)"
+        data = path.read_bytes()
+    except OSError as e:
+        return None, f"it cannot be read ({e.strerror or e})"
+    text, why = packed_text(path, data)
+    if text is None and not why and not is_binary(head):
+        text = source_text(data)[0]
+    return (with_decoded(text) if text is not None else None), why
+
+
+def packed_text(path: Path, data: bytes) -> tuple[str | None, str]:
+    """The texts a compressed file or an archive holds, one after another (None where
+    ``data`` is none), and why some cannot be read."""
+    found = unpacked(path, data)
+    if found is None:
+        return None, ""
+    if found.why:
+        return None, f"it is compressed or an archive and {found.why}"
+    texts = [source_text(d)[0] for _, d in found.members if not is_binary(d[:8192])]
+    return "\n".join(texts), ""
 
 
 @dataclass
@@ -200,6 +237,7 @@ def screen_changes(
     words: Mapping[str, str] | None = None,
     lists: frozenset[str] = frozenset(),
     trusted: bool = False,
+    base_tree: Path | None = None,
 ) -> list[ModuleCheck]:
     """A row with the findings of each added or edited text file (see the module's doc):
     Verilog sources and the files the design reads whole, any other text by its Verilog
@@ -224,16 +262,24 @@ def screen_changes(
                 out += [ModuleCheck(rel, "(file)", "deleted", findings=found)] if found else []
             continue
         verilog = rel.endswith(VERILOG) or rel in read
-        new = path.read_text(errors="replace") if verilog else screened_text(path)
+        why = ""
+        if verilog:
+            new: str | None = path.read_text(errors="replace")
+        else:
+            new, why = changed_text(path)
+        base = renames.get(rel, rel)
+        if why:
+            what = "the change to" if read_base(base) is not None else "the new file"
+            msg = f"{what} {rel} is not judged: {why}; review it in a commit of its own"
+            out.append(ModuleCheck(rel, "(file)", "changed", findings=[msg]))
+            continue
         if not new:  # an emptied text: what read it reads nothing now
-            found = (
-                []
-                if new is None or verilog
-                else fed.problems(rel, read_base(renames.get(rel, rel)), "", "")
-            )
+            found = [] if new is None or verilog else fed.problems(rel, read_base(base), "", "")
             out += [ModuleCheck(rel, "(file)", "changed", findings=found)] if found else []
             continue
-        old = read_base(renames.get(rel, rel))  # None: a new file
+        old = read_base(base)  # None: a new file
+        if not verilog and old is not None:
+            old = _base_text(base_tree, base, old)
         judged = rel.endswith(FILELIST_SUFFIXES) or Path(rel).name in CONFIG_FILES
         what = "the change to" if old is not None else "the new file"
         found = [
@@ -269,6 +315,18 @@ def screen_changes(
     if not ordered:
         out += _order_rows(changes, read, new_tree, read_base, renames, graph, out)
     return out
+
+
+def _base_text(tree: Path | None, rel: str, text: str) -> str:
+    """The base version of a changed text as :func:`changed_text` reads the new one: a
+    compressed file's content (read from the base ``tree``), escapes decoded."""
+    if tree is not None and (tree / rel).is_file():
+        try:
+            packed, _ = packed_text(tree / rel, (tree / rel).read_bytes())
+        except OSError:
+            packed = None
+        text = packed if packed is not None else text
+    return with_decoded(text)
 
 
 class _Fed:
