@@ -41,7 +41,7 @@ _COMPUTED = re.compile(
     r"|\bprintf\s+[\"']?%[bc]|\bxxd\s+-r|\bbase64\s+(?:-d|--decode)|\bopenssl\s+enc"
     r"|\\\\[\"']?\s*\$\(|[\"']\\\\x[\"']\s*[+.]"
     r"|\b(?:eval|exec)\s*\(\s*(?![\"'][^\"'\n]*[\"']\s*\))"
-    r"|\bcompile\s*\([^)\n]*[\"']exec[\"']|\b__import__\s*\("
+    r"|\bcompile\s*\([^)\n]*[\"']exec[\"']|\b__import__\s*\(\s*(?![\"'][\w.]*[\"']\s*\))"
     r"|\btr\s+['\"]?[A-Za-z]-[A-Za-z]|\.translate\s*\(|\$\{\s*\w+\s*\^",
 )
 _PYTHON = frozenset({".py", ".pyw", ".pyi"})

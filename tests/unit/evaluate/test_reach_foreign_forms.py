@@ -140,10 +140,18 @@ def test_a_name_built_or_spelt_otherwise_is_a_lookup(tmp_path: Path, read: str) 
 
 
 def test_a_name_built_at_run_time_leaves_the_change_unchecked(tmp_path: Path) -> None:
-    body = '    assert getattr(dut, "c" + "nt").value == 4\n'
+    body = '    assert getattr(dut, "c" + TAIL).value == 4\n'
     why = _reach(tmp_path, BENCH.format(imports="import cocotb", body=body))
     assert "tests/test_tgt.py:7: a cocotb testbench reaches into tgt" in why, why
     assert "computed at run time" in why, why
+
+
+def test_a_name_joined_from_literals_is_read_joined(tmp_path: Path) -> None:
+    body = '    assert getattr(dut, "c" + "nt").value == 4\n'
+    why = _reach(tmp_path, BENCH.format(imports="import cocotb", body=body))
+    assert (
+        'tests/test_tgt.py:7: a cocotb testbench reaches into tgt by an inner name ("cnt")' in why
+    )
 
 
 def test_a_script_reading_a_waveform_by_inner_path_reaches(tmp_path: Path) -> None:

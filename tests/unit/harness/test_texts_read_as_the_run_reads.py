@@ -112,6 +112,7 @@ def test_a_script_computing_characters_is_opaque(line: str) -> None:
         ("gen_tb.py", "UNK = chr(120)\nopen('tb.v', 'w').write(UNK)\n"),  # decoded, not opaque
         ("gen_tb.py", "# chr(ord(c) + 1) shifts a letter\nprint('ok')\n"),  # a comment
         ("crc.py", "n = crc(bytes([1, 2, 3]))\n"),  # neither writes nor runs
+        ("t.py", "cocotb = __import__('cocotb')\nprint(1)\n"),  # a module by its name
         ("notes.md", "`chr(ord(c) + 1)` shifts a letter\n"),  # documentation
         ("sim.v", 'initial $display("%c", n + 1);\n'),  # Verilog: the x analysis reads it
     ],
