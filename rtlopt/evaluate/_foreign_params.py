@@ -39,8 +39,8 @@ from rtlopt.evaluate._param_lists import (
     unelaborated,
 )
 from rtlopt.evaluate._param_mentions import (
-    _DOCUMENTS,
     first_unread,
+    prose,
     watched_names,
     word_pattern,
 )
@@ -200,7 +200,7 @@ def _lists(
 ) -> list[ListSetting]:
     """The parameter value lists of instances of the target (or of a module above it) and
     of ``config`` blocks in ``text`` (:func:`._param_lists.instance_lists`)."""
-    if path.suffix.lower() in _DOCUMENTS:
+    if prose(design, path):
         return []  # documentation: no build reads a setting from it
     tops = sorted({o for o in watched_names(design).values() if o})
     if "endconfig" not in low and not any(o.lower() in low for o in owners(design, tops)):

@@ -46,7 +46,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["XText", "is_documentation", "x_texts", "xprop_mode"]
+from rtlopt.evaluate._doc_patterns import pattern_matched
+
+__all__ = ["XText", "is_documentation", "named_exempt", "x_texts", "xprop_mode"]
 
 _DOC_SUFFIXES = frozenset(
     ".md .markdown .rst .adoc .asciidoc .tex .html .htm .org .rtf .pdf .texi .man .1".split()
@@ -203,6 +205,12 @@ def x_texts(
     return out
 
 
+def named_exempt(texts: list[tuple[Path, str]]) -> set[str]:
+    """``"\\0"`` and the name of each exempt file (documentation, tool-only) a text that is
+    not exempt names or a path pattern of it may name: judged like any text."""
+    return {n for n in _named(texts) if n.startswith("\0")}
+
+
 def _named(texts: list[tuple[Path, str]]) -> set[str]:
     """The ``.txt`` file names the texts that are no ``.txt`` mention, ``"\\0"`` and the name
     of an exempt file (documentation, tool-only) any text that is not exempt itself names (its
@@ -221,6 +229,10 @@ def _named(texts: list[tuple[Path, str]]) -> set[str]:
         else None
     )
     out: set[str] = set()
+    # a documentation file a path pattern of another text may name (scenarios/$(SCEN).txt)
+    plain = [(p, t) for p, t in texts if p.name not in tools]
+    docs = [p for p, _ in texts if p.name in tools]
+    out |= {"\0" + p.name for p in pattern_matched(plain, docs)}
     for p, t in texts:
         if p.suffix.lower() in _DOC_SUFFIXES:
             continue

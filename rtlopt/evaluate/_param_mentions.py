@@ -43,7 +43,7 @@ from pathlib import Path
 from rtlopt.evaluate._text_lex import Lexed, lexed, plain_comment
 from rtlopt.frontend.model import Design
 
-__all__ = ["first_unread", "watched_names", "word_pattern"]
+__all__ = ["first_unread", "prose", "watched_names", "word_pattern"]
 
 #: Documentation, pictures and waveforms: no build or test reads a setting from them.
 _DOCUMENTS = frozenset(
@@ -199,13 +199,40 @@ def _may_pass(design: Design) -> bool:
     return False
 
 
+_READ_DOCS: dict[int, tuple[object, set[str]]] = {}
+#: Prose a build may read (a Markdown table a ``sed`` turns into options).
+_PROSE = frozenset(".md .markdown .rst .adoc .asciidoc .html .htm .tex .org .rtf".split())
+
+
+def prose(design: Design, path: Path) -> bool:
+    """Whether ``path`` is documentation no build reads a setting from: a documentation
+    suffix, and a prose one (Markdown, a ``.txt``...) only where no text that is not
+    documentation names it or holds a path pattern that may name it
+    (:func:`._foreign_x_anytext.named_exempt`: ``sed ... docs/config.md``, ``docs/*.md``)."""
+    suffix = path.suffix.lower()
+    if suffix not in _DOCUMENTS:
+        return False
+    if suffix not in _PROSE:
+        return True
+    from rtlopt.evaluate._foreign_x_anytext import named_exempt
+    from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+
+    hit = _READ_DOCS.get(id(design))
+    if hit is None or hit[0] is not design:
+        if len(_READ_DOCS) > 8:
+            _READ_DOCS.clear()
+        texts = [*repository_texts(design), *other_texts(design)[0]]
+        hit = _READ_DOCS[id(design)] = (design, named_exempt(texts))
+    return "\0" + path.name not in hit[1]
+
+
 def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[int]) -> str:
     """The reason the change is unchecked for the first occurrence of a watched name in
     ``text`` (``rel``: its name in the repository) that neither a recognised setting
     consumed (``consumed``: the offsets of the names the settings read whole) nor is
     clearly no setting, or ""."""
     rx = word_pattern(design)
-    if rx is None or path.suffix.lower() in _DOCUMENTS:
+    if rx is None or prose(design, path):
         return ""
     if path.suffix.lower() in _C_SOURCES and not _VERILOG_WORDS.search(text):
         return ""  # a harness in C or C++: a parameter is set when the model is built

@@ -1,0 +1,102 @@
+"""Documentation a build may read by a path it builds (round 76).
+
+A ``.txt`` or ``.md`` is prose unless a build reads it, and a build need not spell its name:
+``vsim -do scenarios/$(SCEN).txt``, ``Path("docs").glob("*.md")``, ``f"plans/{name}.md"``,
+``os.listdir("docs")``, ``find docs -name ...``. So every path pattern of a text (a path
+with a wildcard or a variable part, or a folder a script lists) is matched against the
+documentation files of the repository: one it may match is judged like any text
+(:func:`pattern_matched`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["pattern_matched"]
+
+#: A variable part of a path: Make/shell ``$(X)``, ``${X}``, ``$X``, ``$*``, ``$@``,
+#: ``$<``, a Python format field ``{x}``, a C format ``%s``, Make ``%``, a joined variable
+#: (``"dir/" + name + ".txt"``).
+_VAR = (
+    r"\$\([^()\s]*\)|\$\{[^{}\s]*\}|\$[\w*@<^?]+|\{[\w.\[\]]*\}|%[-\d]*[sd]|%|\*\*?|\?"
+    r"|\[[^\]\s/]*\]"
+)
+_PART = rf"(?:{_VAR}|[\w.\-/~])"
+_TOKEN = re.compile(rf"(?<![\w.\-/$%*?\]}}])[\w.\-/~]*(?:{_VAR}){_PART}*")
+_WILD = re.compile(_VAR)
+_JOINED = re.compile(r"""["']\s*\+\s*[\w.()\[\]]+\s*\+\s*["']""")
+#: A folder a script lists (every file in it may be read).
+_LISTED = re.compile(
+    r"""(?:Path\s*\(\s*["']([^"'\n]*)["']\s*\)\s*\.\s*(?:iterdir|glob|rglob)"""
+    r"""|\b(?:listdir|scandir|walk|iterdir)\s*\(\s*["']([^"'\n]*)["']"""
+    r"""|\bfind\s+([\w.\-/]+)|\bls\s+(?:-\w+\s+)*([\w.\-/]+)/?\s*[|;`)\n])"""
+)
+
+
+def _regex(pattern: str) -> re.Pattern[str] | None:
+    """A path pattern as a regex matching the end of a path (None: no wildcard in it)."""
+    out, wild, last = [], False, 0
+    pattern = re.sub(r"^(?:\.{1,2}/)+|^/+", "", pattern)
+    for m in _WILD.finditer(pattern):
+        out.append(re.escape(pattern[last : m.start()]))
+        out.append(".*" if m.group(0) == "**" else "[^/]*" if m.group(0) != "?" else "[^/]")
+        wild, last = True, m.end()
+    out.append(re.escape(pattern[last:]))
+    if not wild:
+        return None
+    body = "".join(out) or ".*"
+    return re.compile(rf"(?:^|/){body}$")
+
+
+#: Bazel's build files: a ``glob([...])`` declares a file set (a filegroup of the docs),
+#: it reads no file; a command of a rule there (``cmd = "sed ... docs/*.md"``) is read.
+_BAZEL = frozenset({"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel"})
+_GLOB_CALL = re.compile(r"\bglob\s*\(\s*\[[^\]]*\](?:\s*,\s*exclude\s*=\s*\[[^\]]*\])?")
+
+
+def _patterns(texts: Iterable[tuple[Path, str]]) -> list[re.Pattern[str]]:
+    found: dict[str, re.Pattern[str]] = {}
+    for path, text in texts:
+        if path.name in _BAZEL or path.suffix == ".bzl":
+            text = _GLOB_CALL.sub("glob()", text)
+        text = _JOINED.sub("*", text)
+        for m in _TOKEN.finditer(text):
+            tok = m.group(0)
+            if tok in found or not _WILD.search(tok):
+                continue
+            literal = _WILD.sub("", tok)
+            if not re.search(r"\w", literal) or not re.search(r"[./]", literal):
+                continue  # no path: a lone variable or wildcard, a comment's /*
+            rx = _regex(tok)
+            if rx is not None:
+                found[tok] = rx
+        for m in _LISTED.finditer(text):
+            folder = next((g for g in m.groups() if g is not None), "").strip("/") or "."
+            key = "\0" + folder
+            if key not in found:
+                deep = folder.strip("./")
+                found[key] = re.compile(rf"(?:^|/){re.escape(deep)}/.*$" if deep else ".*")
+    return list(found.values())
+
+
+_CACHE: dict[tuple[int, ...], tuple[list[tuple[Path, str]], list[re.Pattern[str]]]] = {}
+
+
+def pattern_matched(texts: list[tuple[Path, str]], documents: list[Path]) -> set[Path]:
+    """The ``documents`` a path pattern of ``texts`` (the texts that are no documentation)
+    may name: a wildcard or a variable part of a path standing for any name, a listed
+    folder for every file in it."""
+    key = tuple(id(t) for _, t in texts)
+    hit = _CACHE.get(key)
+    if hit is None or hit[0] != texts:
+        if len(_CACHE) > 4:
+            _CACHE.clear()
+        hit = _CACHE[key] = (list(texts), _patterns(texts))
+    patterns = hit[1]
+    out = set()
+    for doc in documents:
+        where = doc.as_posix()
+        if any(rx.search(where) for rx in patterns):
+            out.add(doc)
+    return out
