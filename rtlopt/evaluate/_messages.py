@@ -12,6 +12,7 @@ from rtlopt.results import SimResult
 
 __all__ = [
     "compile_error_summary",
+    "default_problem",
     "first_error",
     "interface_problem",
     "mismatch_reason",
@@ -70,8 +71,9 @@ def first_error(output: str) -> str:
     return output.strip().splitlines()[-1][:200] if output.strip() else "unknown error"
 
 
-def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
-    """Why a candidate's interface differs from the target's, or "" when it is the same."""
+def interface_problem(target: Module, mods: Mapping[str, Module], *, defaults: bool = True) -> str:
+    """Why a candidate's interface differs from the target's, or "" when it is the same
+    (``defaults``: parameter defaults too, else the caller judges them after the types)."""
     cand = mods.get(target.name)
     if cand is None:
         names = ", ".join(sorted(mods)) or "none"
@@ -92,7 +94,7 @@ def interface_problem(target: Module, mods: Mapping[str, Module]) -> str:
             return f"port '{n}' is {q.width} bits wide, expected {p.width}"
         if p.signed != q.signed:
             return f"port '{n}' signedness differs from the reference"
-    return _order_problem(target, cand)
+    return _order_problem(target, cand) or (default_problem(target, cand) if defaults else "")
 
 
 def _order_problem(target: Module, cand: Module) -> str:
@@ -121,7 +123,7 @@ def _order_problem(target: Module, cand: Module) -> str:
             f"expected {', '.join(ref_params)} first): an instance that sets them by name or "
             "position would set others"
         )
-    return _default_problem(target, cand)
+    return ""
 
 
 _LITERAL = re.compile(r"(?:(\d+)?\s*'\s*([sS]?)([bodhBODH])\s*([0-9a-fA-F_]+)|(\d[\d_]*))")
@@ -144,7 +146,7 @@ def _default_value(text: str) -> tuple[str, str, int] | str:
     return (m.group(1) or "", m.group(2).lower(), value)
 
 
-def _default_problem(target: Module, cand: Module) -> str:
+def default_problem(target: Module, cand: Module) -> str:
     """An overridable parameter's default is part of the interface: every instance that does
     not set it (the repository's own, its checks, its simulation) is built with it, so a
     candidate giving it another default changes the repository's design even where the proof

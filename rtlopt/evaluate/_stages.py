@@ -14,6 +14,7 @@ from rtlopt.errors import DesignError
 from rtlopt.evaluate._candidate import Candidate, invalid
 from rtlopt.evaluate._messages import (
     compile_error_summary,
+    default_problem,
     interface_problem,
     mismatch_reason,
     no_verdict_reason,
@@ -275,9 +276,11 @@ def _elaborate_view(
 def interface_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """Same ports, directions, widths, signedness."""
     c.progress.stage = Stage.INTERFACE
-    problem = interface_problem(s.tools.target, {m.name: m for m in c.mods})
-    if not problem:
-        problem = _parameter_types(s, c)
+    mods = {m.name: m for m in c.mods}
+    target = s.tools.target
+    problem = interface_problem(target, mods, defaults=False)
+    if not problem:  # a parameter's type first: it names why its default reads otherwise
+        problem = _parameter_types(s, c) or default_problem(target, mods[target.name])
     if not problem:
         problem = _driven_inputs(s, c)
     if problem:
