@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "placed_state",
     "repository_reaches",
     "simulators",
+    "view_build_modes",
     "view_claims",
     "view_configurations",
     "view_power_up",
@@ -44,6 +46,27 @@ def view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
     whole = t.file.read_text(errors="replace")
     copy = directives_before_module(c.text)
     why = state_left(c.text, whole, (t.start, t.end), [], t.name, copy_of_file=copy)
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def placed_state(s: EvalSetup, c: Candidate) -> str:
+    """Why the candidate written back reads otherwise than its proof: another pass-through
+    state left after it (``_placement.state_left``), a language mode or directive state a
+    build of the repository compiles it in where it does not compile (``_build_modes``)."""
+    from rtlopt.evaluate._build_modes import build_mode_unchecked
+
+    assert s.unit is not None
+    return s.unit.state_left(c.text) or build_mode_unchecked(s.design, c.text, c.dir, s.workdir)
+
+
+def view_build_modes(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """On the SystemVerilog view path: the language modes and directive states a build of
+    the repository may compile the target in (``_build_modes``)."""
+    from rtlopt.evaluate._build_modes import build_mode_unchecked
+
+    why = build_mode_unchecked(s.design, c.text, c.dir, s.workdir)
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)

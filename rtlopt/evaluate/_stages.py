@@ -22,8 +22,10 @@ from rtlopt.evaluate._messages import (
 from rtlopt.evaluate._power_up import power_up_unchecked
 from rtlopt.evaluate._qualifier_rules import qualifier_claims
 from rtlopt.evaluate._screen_checks import (
+    placed_state,
     repository_reaches,
     simulators,
+    view_build_modes,
     view_claims,
     view_configurations,
     view_power_up,
@@ -74,6 +76,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     if s.unit is None:
         return (
             view_state_left(s, c)
+            or view_build_modes(s, c)
             or view_power_up(s, c)
             or view_claims(s, c)
             or view_time_zero(s, c)
@@ -115,7 +118,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = (
         copies(c.text, name)
         or outside_directives(c.text, s.unit.reference_file_text(), name)
-        or s.unit.state_left(c.text)
+        or placed_state(s, c)  # the state it leaves after it, the modes a build reads it in
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     off = off or power_up_unchecked(s, c, pp.text)
