@@ -224,6 +224,22 @@ def netlist_reach(
     return ""
 
 
+def anchored_reach(
+    design: Design, texts: list[tuple[Path, str]], instances: set[str], names: set[str]
+) -> str:
+    """Why any text but documentation selects an inner name by a pattern anchored to the
+    target's module name or an instance of it (``ctr/w:*nt``): :mod:`._reach_anchored`."""
+    from rtlopt.evaluate._reach_anchored import anchored_pattern
+
+    forms = [f for f in _forms(frozenset(names), frozenset()) if not f.startswith("\\")]
+
+    def found(path: Path, code: str, at: int, token: str) -> str:
+        return _message(design, (path, code, at), token, "an inner name", _ANCHORED)
+
+    anchors = {*instances, design.target.name}
+    return anchored_pattern(_kept(design, texts), anchors, forms, _VERILOG, found)
+
+
 def waveform_reach(design: Design, texts: list[tuple[Path, str]], names: set[str]) -> str:
     """Why a waveform's text header (a VCD: ``$scope`` then ``$var``) declares a variable
     named like an inner name of the target, under any scope, or ""."""
@@ -325,6 +341,10 @@ def _where(design: Design, path: Path) -> str:
 #: What each rule found (the reason worded).
 _NETLIST = "a constraint names it by a synthesized netlist name (a register's cell, a net)"
 _PATTERN = "a constraint selects cells by a name pattern that matches it or its netlist name"
+_ANCHORED = (
+    "a tool selects objects by a name pattern under the target (its module or an instance "
+    "path) that matches it or its netlist name"
+)
 _LOOKED_UP = "a name lookup takes a name built at run time, which may be any of the target's"
 _JOINED = (
     "the text names the target or an instance of it, or builds names (a join, a format, a "
@@ -378,6 +398,7 @@ def loose_reach(
         return ""
     return (
         (netlist_reach(design, texts, instances, names) if names else "")
+        or (anchored_reach(design, texts, instances, names) if names else "")
         or waveform_reach(design, texts, signals)
         or (joined_reach(design, texts, instances, names) if names else "")
         or unread_inner(design, unread, signals)
