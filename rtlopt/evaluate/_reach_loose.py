@@ -237,7 +237,8 @@ def anchored_reach(
         return _message(design, (path, code, at), token, "an inner name", _ANCHORED)
 
     anchors = {*instances, design.target.name}
-    return anchored_pattern(_kept(design, texts), anchors, forms, _VERILOG, found)
+    kept = [(p, x) for p, x in _kept(design, texts) if p.name != "rtlopt.toml"]  # rtlopt's own
+    return anchored_pattern(kept, anchors, forms, _VERILOG, found)
 
 
 def waveform_reach(design: Design, texts: list[tuple[Path, str]], names: set[str]) -> str:
