@@ -245,6 +245,7 @@ def _defined_x(
             defined = td.build_macros(
                 [t for p, t in texts.items() if p.resolve() not in read],
                 [t for p, t in texts.items() if p.resolve() in read],
+                design.defines,
             )
             runtime = td.runtime_defines(texts.values())
         hits = td.written_x_all(code, defined, runtime is not None, skips.get(path, []),

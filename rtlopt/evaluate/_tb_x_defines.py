@@ -53,18 +53,28 @@ def _verilog(text: str) -> bool:
     return bool(_COND.search(text) or tf.units(tf.lexed(text)))
 
 
-def build_macros(texts: Iterable[str], read: Iterable[str] = ()) -> set[str]:
+def build_macros(
+    texts: Iterable[str], read: Iterable[str] = (), configured: Iterable[str] = ()
+) -> set[str]:
     """The macro names some build of the repository may define: those a text defines
     (``-DM``, ``+define+M``, ```define M``, ``defines={...}``, ``define: M``), and every word
     of a text that is not Verilog (a Makefile, a script, a ``.f`` or YAML file: a macro
     named there may be handed to a tool in a way rtlopt does not parse). The texts ``read``
-    by the elaboration count but for their ```define`` (applied in its active branch by the
-    elaboration: ``prim_assert.sv``'s ``INC_ASSERT`` for assertion-only code)."""
+    by the elaboration count but for their ```define`` in a branch active under the
+    ``configured`` defines (applied there by the elaboration: ``prim_assert.sv``'s
+    ``INC_ASSERT`` for assertion-only code); one in an inactive branch is another build's
+    (```ifdef REGRESSION `define XSTIM``, round 76)."""
     out: set[str] = set()
+    on = list(configured)
     for text in read:
         for rx in (*_DEFINES[:2], _DEFINES[3]):
             for m in rx.finditer(text):
                 out.update(_WORD.findall(m.group(1)))
+        if "`define" in text:
+            inactive = governed_macros(text, on)
+            for m in _DEFINES[2].finditer(text):
+                if tf.line_of(text, m.start()) in inactive:
+                    out.add(m.group(1))
     for text in texts:
         for rx in _DEFINES:
             for m in rx.finditer(text):
