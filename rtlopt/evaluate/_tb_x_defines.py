@@ -178,8 +178,8 @@ def written_x(
     """The first x/z value written in ``code`` (stripped) under a conditional directive
     whose macro is in ``defined`` (any macro when ``runtime``), in a branch inactive under
     the ``configured`` defines, outside ``skip``: (line, macro)."""
-    if "`" not in code:
-        return None
+    hits = written_x_all(code, defined, runtime, skip, configured)
+    return (hits[0][0], hits[0][1]) if hits else None
     governed: dict[int, list[set[str]]] | None = None
     for at in tf.x_literals(code):
         if any(a <= at < b for a, b in skip):
