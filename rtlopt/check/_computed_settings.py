@@ -22,6 +22,9 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from rtlopt.harness._opaque import run_time_spelling
 
 __all__ = ["computed_settings", "fed_problems", "include_lines"]
 
@@ -172,6 +175,15 @@ def fed_problems(
                 f"{rel} may be included by {by[0]}:{by[1]} (include of "
                 f"{by[2]!r}): what it sets reaches the build, which the gate does not "
                 f"follow; {fix}",
+            )
+        )
+    opaque = run_time_spelling(Path(rel), new) if new else None
+    if opaque is not None:
+        out.append(
+            (
+                changed[0][0],
+                f"{rel} computes characters at run time (line {opaque[0]}: {opaque[1]!r}): "
+                f"what it hands a build cannot be read, which the gate does not follow; {fix}",
             )
         )
     if out or not settings:

@@ -131,3 +131,20 @@ def test_emptied_and_deleted_data_files(tmp_path) -> None:  # type: ignore[no-un
         trusted=True,  # type: ignore[arg-type]
     )
     assert trusted == []
+
+
+def test_a_changed_script_computing_characters_is_a_finding_with_literal_settings() -> None:
+    """Every setting line literal, and a changed script builds its option at run time
+    (``chr`` arithmetic for ``-DFAST_INV``): no setting line shows it, so the change is a
+    finding; the same script computing nothing, and a comment naming ``chr(``, are none."""
+    old = 'import subprocess\nsubprocess.run(["iverilog", "inv.v", "tb.v"])\n'
+    new = (
+        'import subprocess\nflag = "".join(chr(c) for c in (45, 68, 70, 65, 83, 84))\n'
+        'subprocess.run(["iverilog", flag + "_INV", "inv.v", "tb.v"])\n'
+    )
+    found = fed_problems("run_sim.py", old, new, [], [])
+    assert found and "computes characters at run time (line 2" in found[0][1]
+    plain = old.replace('"tb.v"', '"tb.v", "-Wall"')
+    assert not fed_problems("run_sim.py", old, plain, [], [])
+    noted = old + "# chr(45) is a dash\n"
+    assert not fed_problems("run_sim.py", old, noted, [], [])
