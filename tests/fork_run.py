@@ -69,6 +69,7 @@ def run_rtlopt(
             text=True,
             timeout=timeout,
         )
+    _warm()
     with (
         tempfile.TemporaryFile() as out,
         tempfile.TemporaryFile() as err,
@@ -92,6 +93,37 @@ def run_rtlopt(
             out.read().decode(errors="replace"),
             err.read().decode(errors="replace"),
         )
+
+
+_WARMED: set[tuple[str, str]] = set()
+#: the session's own PATH: tools are warmed only from it (a test's fake tools, which may
+#: record their calls, are never started here)
+_SESSION_PATH = os.environ.get("PATH")
+
+
+def _warm() -> None:
+    """What every command computes once per process, computed here so that each child
+    inherits it as a long-lived process would: the hash of rtlopt's own code, and the
+    version of each EDA tool on PATH (a memo keyed by the binary's path: a test pointing
+    ``PATH`` or ``RTLOPT_<TOOL>`` at other binaries gets them asked)."""
+    from rtlopt.inputs import locate_tool
+    from rtlopt.tools import _runner
+
+    tools: tuple[str, ...] = ("iverilog", "vvp", "yosys", "yosys-abc", "sta")
+    if os.environ.get("PATH") != _SESSION_PATH or any(
+        os.environ.get(_runner.tool_env_key(n)) for n in tools
+    ):
+        tools = ()
+    for name in tools:
+        path = locate_tool(name)
+        if path is not None and (name, path) not in _WARMED:
+            _WARMED.add((name, path))
+            _runner._version(name, path)
+    if ("rtlopt", "code") not in _WARMED:
+        _WARMED.add(("rtlopt", "code"))
+        from rtlopt.evaluate._cache import code_fingerprint
+
+        code_fingerprint()
 
 
 def _learn(modules: list[str]) -> None:
