@@ -9,12 +9,24 @@ So is a changed line of a build file that names other source files (``sim/probe.
 ``tb/*.sv``: an unchanged file the build now compiles was never screened as a new one) and
 a changed key of a FuseSoC or Bender description that sets defines, parameters, include
 folders, files or the top (``vlogdefine:``, ``defines:``, ``files:``, ``toplevel:``).
+
+The options above are the ones the gate can name; a tool has many more that change what a
+module simulates to (``iverilog -gspecify`` applies specify path delays, ``-Tmax`` picks
+other delays, ``vvp +plusarg`` what a testbench reads). So the gate fails closed on a tool's
+line (a Verilog tool named literally or through a variable such as ``$(IVERILOG)``, or a
+line assigning a flags variable): every word of it is a setting, and a changed word other
+than a warning option (``-W...``) is a finding; in documentation only its ``-``/``+``
+words count. So is a changed conditional of a build file (``ifeq``, ``if``, ``case``,
+``else``, ``endif``...): which setting lines it selects is part of those settings
+(:mod:`rtlopt.check._conditionals`).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+
+from rtlopt.check._conditionals import CONDITIONAL
 
 __all__ = ["option_problems"]
 
@@ -34,6 +46,24 @@ _TOOLS = re.compile(
     r"\b(?:iverilog|verilator|vcs|xrun|irun|xmvlog|xmelab|ncvlog|ncelab|ncverilog|vlog|vlogan|"
     r"vsim|qverilog|yosys|sv2v|slang|sby|verible\w*|cvc|vopt)\b"
 )
+#: Other tools that elaborate, simulate or build HDL.
+_MORE_TOOLS = re.compile(
+    r"\b(?:xvlog|xvhdl|xelab|xsim|vivado|quartus_\w+|ghdl|nvc|vcom|vlib|vmap|vsimsa|riviera|"
+    r"dc_shell|genus|fusesoc|edalize|bender|cocotb\w*|eqy|symbiyosys|nextpnr\w*|vvp)\b"
+)
+#: A tool named through a variable (``$(IVERILOG) -o sim``, ``${VLOG}``, ``$SIM``).
+_TOOL_VARIABLE = re.compile(
+    r"\$[({]?\s*\w*(?:IVERILOG|VERILATOR|VLOG|VSIM|VCS|XRUN|YOSYS|VVP|SIMULATOR|SIM|HDL)\w*",
+    re.I,
+)
+#: Words of a tool's line known not to change what it builds: warning options.
+_HARMLESS = re.compile(r"-?-W[\w\-=,+]*")
+#: An option as a quoted word or a YAML list item (an argument list spread over lines).
+_QUOTED_OPTION = re.compile(r"[\"'][-+][A-Za-z][^\"'\s]*[\"']|^[ \t]*-[ \t]+[-+][A-Za-z]\S*")
+#: Files whose indentation nests lines (a setting moved out of an ``if`` block).
+_INDENTED = (".py", ".yml", ".yaml")
+#: A word that is an option (``-gspecify``, ``+plusarg``), the only words read in prose.
+_OPTION_WORD = re.compile(r"(?<![\w\-+$])[-+][A-Za-z]\S*")
 #: A make or shell variable that holds a tool's flags (``IVFLAGS += -y lib``).
 _FLAGS_VARIABLE = re.compile(
     r"^\s*(?:export\s+)?[A-Za-z_]*(?:FLAG|OPT|ARG|DEF|INC|LIB|SIM|VLOG|VERILOG)[A-Za-z_]*"
@@ -102,11 +132,41 @@ def _options(line: str, build_file: bool = False, prose: bool = False) -> list[s
     tool = bool(_TOOLS.search(line) or _FLAGS_VARIABLE.match(line))
     if tool:
         found += [(m.start(), " ".join(m.group(0).split())) for m in _TOOL_ONLY.finditer(line)]
+    if _tool_line(line):
+        found += _tool_words(line, prose)
+    if build_file and not prose and CONDITIONAL.match(line):
+        found += [(m.start(), m.group(0)) for m in re.finditer(r"\S+", line)]
+    if build_file and not prose:  # a tool's argument list over lines: ["iverilog",\n"-g..."]
+        found += [(m.start(), m.group(0)) for m in _QUOTED_OPTION.finditer(line)]
     if build_file or tool or _SOURCES_VARIABLE.match(line):
         found += [(m.start(), m.group(0)) for m in _SOURCE.finditer(line)]
     if build_file and (m := _KEYS.match(line)):
         found.append((m.start(), " ".join(line.split())))
     return [o for _, o in sorted(found)]
+
+
+def _tool_line(line: str) -> bool:
+    """Whether a line runs a Verilog tool (by name, not a file ``sim.vvp``; or through a
+    variable) or assigns a flags variable."""
+    named = (m for r in (_TOOLS, _MORE_TOOLS) for m in r.finditer(line))
+    if any(line[m.start() - 1 : m.start()] not in (".", "-") for m in named):
+        return True
+    return bool(_FLAGS_VARIABLE.match(line) or _TOOL_VARIABLE.search(line))
+
+
+def _tool_words(line: str, prose: bool) -> list[tuple[int, str]]:
+    """Every word of a tool's line but a warning option (in prose: its option words)."""
+    words = _OPTION_WORD.finditer(line) if prose else re.finditer(r"\S+", line)
+    return [(m.start(), m.group(0)) for m in words if not _HARMLESS.fullmatch(m.group(0))]
+
+
+def _nested(rel: str, line: str, build_file: bool, prose: bool) -> list[str]:
+    """:func:`_options` of a line, each with the line's indentation where it nests lines."""
+    found = _options(line, build_file, prose)
+    if not rel.endswith(_INDENTED):
+        return found
+    indent = len(line) - len(line.lstrip())
+    return [f"{indent}:{o}" for o in found]
 
 
 def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]]:
@@ -130,8 +190,8 @@ def option_problems(rel: str, old: str | None, new: str) -> list[tuple[int, str]
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             continue
-        was = [o for _, t in before[a0:a1] for o in _options(t, build, prose)]
-        now = [o for _, t in after[b0:b1] for o in _options(t, build, prose)]
+        was = [o for _, t in before[a0:a1] for o in _nested(rel, t, build, prose)]
+        now = [o for _, t in after[b0:b1] for o in _nested(rel, t, build, prose)]
         if was == now:
             continue
         added = [o for o in now if o not in was] or now

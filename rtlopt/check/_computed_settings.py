@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from rtlopt.check._build_options import _MORE_TOOLS
+from rtlopt.check._conditionals import CONDITIONAL
 from rtlopt.harness._opaque import run_time_spelling
 
 __all__ = ["computed_settings", "fed_problems", "include_lines"]
@@ -38,12 +40,6 @@ _INCLUDE = re.compile(
 _COMPUTED = re.compile(r"[$`%]")
 #: A variable reference of any syntax, as a glob: any name.
 _VARIABLE = re.compile(r"\$\([^()]*(?:\([^()]*\)[^()]*)*\)|\$\{[^}]*\}|\$\w+|\$.")
-#: Other tools that elaborate or build HDL (their options are not read one by one: a computed
-#: word on their line is enough).
-_MORE_TOOLS = re.compile(
-    r"\b(?:xvlog|xvhdl|xelab|xsim|vivado|quartus_\w+|ghdl|nvc|vcom|vlib|vmap|vsimsa|riviera|"
-    r"dc_shell|genus|fusesoc|edalize|bender|cocotb\w*|eqy|symbiyosys|nextpnr\w*|vvp)\b"
-)
 #: What a computed line holds somewhere (a quick filter before the full reading).
 _MAYBE = re.compile(r"[$`%{\[+]|env")
 _PY_KEYWORDS = frozenset(
@@ -99,7 +95,7 @@ def computed_settings(
         if DOCUMENTATION.search(rel):
             continue
         for ln, line in _logical(code):
-            quick = _MAYBE.search(line) or rel.endswith(".py")
+            quick = _MAYBE.search(line) or rel.endswith(".py") or CONDITIONAL.match(line)
             if quick and _setting(line, words) and computed(rel, line):
                 out.append((rel, ln, " ".join(line.split())[:120]))
     return out

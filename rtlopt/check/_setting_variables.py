@@ -9,7 +9,9 @@ design. So a changed line that assigns a variable (Make ``=``, ``:=``, ``?=``, `
 reads the variable (``$(NAME)``, ``${NAME}``, ``$NAME``, ``{NAME}``) holds a setting form
 (:mod:`rtlopt.check._build_options`) or a configuration word of the design, or assigns
 another variable that does (followed a few levels). A line that only runs a C compiler
-(``gcc $(CFLAGS) -Iinc``) sets nothing of the design.
+(``gcc $(CFLAGS) -Iinc``) sets nothing of the design. A conditional line (``ifeq
+($(VARIANT),fast)``, ``ifdef VARIANT``, ``if VARIANT == "fast":``) is a setting: the names it
+reads choose setting lines (:mod:`rtlopt.check._conditionals`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from rtlopt.check._code_view import code_view
+from rtlopt.check._conditionals import CONDITIONAL, condition_names
 
 __all__ = [
     "assigned",
@@ -101,6 +104,7 @@ def _reads(line: str) -> set[str]:
 
     line = _C_ARGUMENT.sub(" ", line)
     out = {next(g for g in m.groups() if g) for m in _READ.finditer(line)}
+    out |= condition_names(line)  # a conditional reads a setting (rtlopt.check._conditionals)
     m = next((k for k in _SETTING.finditer(line) if line[: k.start()][-1:] != "-"), None)
     joined = _JOINED_OPTION.search(line)  # "-D" + name: the name is a value read here
     if joined is not None or (m is not None and m.group(0).endswith("=")):
@@ -165,7 +169,10 @@ def read_by_settings(lines: Iterable[str], words: Mapping[str, str]) -> dict[str
     lines = [
         ln
         for ln in lines
-        if re.search(r"[${]|env", ln) or _SETTING.search(ln) or _JOINED_OPTION.search(ln)
+        if re.search(r"[${]|env", ln)
+        or _SETTING.search(ln)
+        or _JOINED_OPTION.search(ln)
+        or CONDITIONAL.match(ln)
     ]
     out: dict[str, str] = {}
     feeds: dict[str, set[str]] = {}  # variable -> the variables its assignments read

@@ -52,6 +52,14 @@ RECIPE = "sim:\n\tiverilog -D$(VARIANT)_INV -o sim.vvp inv.v tb.v\n"
         ("TOP := a\n", "TOP := b\n", "\tvsim -c work.$(TOP)\n"),
         # a configuration word of the design on the reading line
         ("V := 1\n", "V := 0\n", "FLAGS = FAST_INV=$(V)\n"),
+        # a simulator's plusarg (what the testbench reads), a tool named by a variable
+        ("TIMEOUT = 10\n", "TIMEOUT = 20\n", RECIPE + "\tvvp sim.vvp +timeout=$(TIMEOUT)\n"),
+        ("X := 1\n", "X := 2\n", "\t$(IVERILOG) -o s $(X)\n"),
+        # a conditional choosing literal setting lines (Make, Python, shell, a Make ifdef)
+        ("V := slow\n", "V := fast\n", "ifeq ($(V),fast)\n\tiverilog -DF t.v\nendif\n"),
+        ("V = 'slow'\n", "V = 'fast'\n", "if V == 'fast':\n    args = ['-DF']\n"),
+        ("V=slow\n", "V=fast\n", 'if [ "$V" = fast ]; then\n  iverilog -DF t.v\nfi\n'),
+        ("V := 1\n", "\n", "ifdef V\n\tiverilog -DF t.v\nendif\n"),
     ],
 )
 def test_a_variable_a_setting_reads_is_a_finding(old: str, new: str, repo: str) -> None:
@@ -66,7 +74,6 @@ def test_a_variable_a_setting_reads_is_a_finding(old: str, new: str, repo: str) 
         ("CFLAGS = -O2\n", "CFLAGS = -O3\n", "fw.elf:\n\t$(CC) $(CFLAGS) -Iinc -o fw.elf fw.c\n"),
         ("OPT := 1\n", "OPT := 2\n", "fw:\n\triscv32-unknown-elf-gcc -O$(OPT) -DX=1 fw.c\n"),
         ("CFLAGS = -O2\n", "CFLAGS = -O3\n", '\tverilator --cc -CFLAGS "$(CFLAGS)" top.v\n'),
-        ("TIMEOUT = 10\n", "TIMEOUT = 20\n", RECIPE + "\tvvp sim.vvp +timeout=$(TIMEOUT)\n"),
         ("assert y == 15\n", "assert y == 14\n", RECIPE),
         ("VARIANT := SLOW\n", "VARIANT := FAST\n", "sim:\n\techo $(VARIANT)\n"),
         # a YAML flow mapping is no format field (a FuseSoC core's file list)
