@@ -258,7 +258,7 @@ def screen_changes(
         path = new_tree / rel
         if status == "D" or not path.is_file():
             if status == "D" and not rel.endswith(VERILOG) and rel not in read:
-                found = fed.problems(rel, read_base(rel), "", "the deletion of")
+                found = fed.emptied(rel, read_base(rel), "", "the deletion of")
                 out += [ModuleCheck(rel, "(file)", "deleted", findings=found)] if found else []
             continue
         verilog = rel.endswith(VERILOG) or rel in read
@@ -273,8 +273,8 @@ def screen_changes(
             msg = f"{what} {rel} is not judged: {why}; review it in a commit of its own"
             out.append(ModuleCheck(rel, "(file)", "changed", findings=[msg]))
             continue
-        if not new:  # an emptied text: what read it reads nothing now
-            found = [] if new is None or verilog else fed.problems(rel, read_base(base), "", "")
+        if not new:  # an emptied text (what read it reads nothing now), or a binary (None)
+            found = [] if verilog else fed.emptied(rel, read_base(base), new, "")
             out += [ModuleCheck(rel, "(file)", "changed", findings=found)] if found else []
             continue
         old = read_base(base)  # None: a new file
@@ -307,6 +307,8 @@ def screen_changes(
                 f"{what} {rel} at line {ln}: {msg}"
                 for ln, msg in variable_problems(rel, old, new, settings)
             ]
+        if not verilog:
+            found += fed.interpreters(rel, old, new, what)
         if not found and not verilog:
             found = fed.problems(rel, old, new, what)
         if found:
@@ -339,6 +341,7 @@ class _Fed:
         self.tree, self.words, self.trusted, self.lists = tree, words, trusted, lists
         self._lines: tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]] | None = None
         self._texts: list[tuple[str, str]] | None = None
+        self._paths: list[tuple[str, int, str, bool]] | None = None
 
     def texts(self) -> list[tuple[str, str]]:
         """The repository's texts, read once (:func:`repository_texts`)."""
@@ -347,6 +350,23 @@ class _Fed:
         if self._texts is None:
             self._texts = repository_texts(self.tree)
         return self._texts
+
+    def interpreters(self, rel: str, old: str | None, new: str, what: str) -> list[str]:
+        """The findings of :func:`rtlopt.check._interpreters.interpreter_problems` (not
+        turned off by ``--trust-config``: no configuration sets an interpreter)."""
+        from rtlopt.check._interpreters import interpreter_paths, interpreter_problems
+
+        if self._paths is None:
+            self._paths = interpreter_paths(self.texts())
+        found = interpreter_problems(rel, old, new, self._paths)
+        what = what or ("the change to" if new else "the emptying of")
+        return [f"{what} {rel} at line {ln}: {msg}" for ln, msg in found]
+
+    def emptied(self, rel: str, old: str | None, new: str | None, what: str) -> list[str]:
+        """The findings of a deleted or emptied text (``new`` ""), or of a binary (None) at
+        a path a line naming an interpreter names (a changed program)."""
+        found = self.interpreters(rel, old, "(binary)" if new is None else "", what)
+        return found or ([] if new is None else self.problems(rel, old, "", what))
 
     def problems(self, rel: str, old: str | None, new: str, what: str) -> list[str]:
         from rtlopt.check._computed_settings import computed_settings, fed_problems, include_lines
