@@ -8,7 +8,10 @@ build reads. So each path the rules name (:func:`rtlopt.frontend._sources.design
 walked as the kernel resolves it, on each side (the base's checkout under the base's rules,
 the change's under its own): a changed symlink on the way is a finding, and so is one named
 like a folder of an ```include "dir/name"`` (read from the includer's folder or any include
-folder). A symlink that is itself a Verilog file the design reads (``rtl/sub.v ->
+folder). The rules are not all the build reads (a Makefile compiles ``rtl/inv.v`` through a
+folder link ``rtl -> impl_a`` the filelists never pass, a script reads a linked data file), so
+any other changed symlink is a finding too, whether or not a text the gate reads names it.
+A symlink that is itself a Verilog file the rules read (``rtl/sub.v ->
 impl_a/sub.v``) is judged by its target's text, like any changed source, and is not one,
 unless it points outside the repository or at nothing on either side
 (:func:`unreadable_links`): the frontend skips such a file, so no text of it is judged.
@@ -91,6 +94,7 @@ def link_findings(
     sides = list(sides)
     links = changed_links(changes, sides[0][0], sides[-1][0])
     found: dict[str, str] = dict(unreadable_links(links, [t for t, _ in sides]))
+    judged: set[str] = set()  # Verilog file links the rules read: judged by their text
     for tree, project in sides if links else []:
         folders = _include_folders(tree)
         for rel in links:
@@ -103,8 +107,16 @@ def link_findings(
                 if hit is None or hit in found:
                     continue
                 if last and hit.endswith(_VERILOG) and (tree / hit).is_file():
+                    judged.add(hit)
                     continue  # a Verilog file the design reads: judged by its target's text
                 found[hit] = _finding(hit, f"the rules name {_shown(path, tree)}")
+    for rel in links:  # fail closed: a Makefile, a script or a glob may read through it
+        if rel not in found and rel not in judged:
+            found[rel] = _finding(
+                rel,
+                "the rules do not read it as a source, but a Makefile, a script or a glob "
+                "of the build may read it or through it",
+            )
     return sorted(found.items())
 
 

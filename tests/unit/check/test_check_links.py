@@ -79,17 +79,34 @@ def test_an_include_of_a_folder_named_like_the_link(tmp_path: Path) -> None:
     ]
 
 
-def test_links_the_design_does_not_read_through_are_not_findings(tmp_path: Path) -> None:
+def test_a_verilog_file_link_the_rules_read_is_judged_by_its_text(tmp_path: Path) -> None:
     files = {**IMPLS, "files.f": "top.v\nrtl/sub.v\n"}
     # a Verilog file that is a link: judged by its target's text, as a changed source
     found = _found(
         tmp_path,
         files,
-        {"rtl/sub.v": "../impl_a/sub.v", "docs/latest": "../impl_a"},
-        {"rtl/sub.v": "../impl_b/sub.v", "docs/latest": "../impl_b"},
+        {"rtl/sub.v": "../impl_a/sub.v"},
+        {"rtl/sub.v": "../impl_b/sub.v"},
         filelists=("files.f",),
     )
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("link", "old", "new"),
+    [
+        ("rtl", "impl_a", "impl_b"),  # a folder a Makefile compiles rtl/sub.v through
+        ("docs/latest", "../impl_a", "../impl_b"),  # any folder: a glob or a script may
+        ("src/sub.v", "../impl_a/sub.v", "../impl_b/sub.v"),  # a file the rules do not list
+        ("sim/run.sh", "../impl_a/sub.v", None),  # removed
+    ],
+)
+def test_a_changed_symlink_the_rules_do_not_pass_is_a_finding(
+    tmp_path: Path, link: str, old: str, new: str | None
+) -> None:
+    files = {**IMPLS, "files.f": "top.v\nimpl_a/sub.v\n"}
+    after = {link: new} if new else {}
+    assert _found(tmp_path, files, {link: old}, after, filelists=("files.f",)) == [link]
 
 
 def test_passed_links_follows_the_kernel(tmp_path: Path) -> None:
