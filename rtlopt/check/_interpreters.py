@@ -10,7 +10,9 @@ those (a Make special variable or target, an interpreter or search-path variable
 named like a tool, an ``export``/``setenv``/environment assignment, a shell option, alias or
 hash, a function or Tcl proc named like a tool, a script's ``#!`` line) is a finding; so is
 any changed line of a file such a line of the repository names (``tools/simsh``, a folder on
-``PATH``) and of an env or tool setup file (``.env``, ``.envrc``, ``modelsim.ini``...).
+``PATH``), or a Verilog tool's line names by a path (a wrapper ``tools/iverilog``, a data
+file), and of an env or tool setup file (``.env``, ``.envrc``, ``modelsim.ini``...);
+filelists and the configuration aside (the gate judges them as rules).
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ def interpreter_paths(texts: Iterable[tuple[str, str]]) -> list[tuple[str, int, 
     """``(file, line, glob, folder)`` for each path a line of ``texts`` (``(path, code)``)
     that sets how lines run names (a variable in it read as any name); ``folder``: a search
     path (``PATH``), whose every file is meant."""
+    from rtlopt.check._build_options import _tool_line
     from rtlopt.check._config_words import DOCUMENTATION
 
     out: list[tuple[str, int, str, bool]] = []
@@ -100,6 +103,14 @@ def interpreter_paths(texts: Iterable[tuple[str, str]]) -> list[tuple[str, int, 
             continue
         for ln, line in enumerate(code.split("\n"), 1):
             if not setting_line(line):
+                # a tool's line runs the repository's files it names by a path (a wrapper
+                # ``tools/iverilog``, a VPI module, a plusarg's data file)
+                if _tool_line(line):
+                    out += [
+                        (rel, ln, w.strip("\"'`"), False)
+                        for w in _WORD_SPLIT.split(_VARIABLE.sub("*", line))
+                        if "/" in w and re.search(r"[A-Za-z0-9_]", w)
+                    ]
                 continue
             m = _NAMED.match(line)
             name = m.group("name") if m else ""
@@ -154,7 +165,7 @@ def interpreter_problems(
         elif by is not None:
             why = (
                 f"{rel} may be run or read as {by[2]!r} by {by[0]}:{by[1]}, a line that "
-                "sets how the build's lines are run"
+                "runs a tool or sets how the build's lines are run"
             )
         else:
             continue

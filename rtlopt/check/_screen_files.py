@@ -355,7 +355,10 @@ class _Fed:
         """The findings of :func:`rtlopt.check._interpreters.interpreter_problems` (not
         turned off by ``--trust-config``: no configuration sets an interpreter)."""
         from rtlopt.check._interpreters import interpreter_paths, interpreter_problems
+        from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
 
+        if rel.endswith(FILELIST_SUFFIXES) or Path(rel).name in CONFIG_FILES or rel in self.lists:
+            return []  # judged as rules
         if self._paths is None:
             self._paths = interpreter_paths(self.texts())
         found = interpreter_problems(rel, old, new, self._paths)

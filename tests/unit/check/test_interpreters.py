@@ -74,3 +74,9 @@ def test_other_changed_lines_are_no_finding(rel: str, old: str, new: str) -> Non
 )
 def test_other_spellings_of_an_interpreter_setting(line: str) -> None:
     assert interpreter_problems("Makefile", "all:\n", f"all:\n{line}\n", [])
+
+
+def test_a_file_a_tool_line_runs_by_its_path_is_a_finding() -> None:
+    paths = interpreter_paths([("Makefile", "sim:\n\ttools/iverilog -o s.vvp t.v\n")])
+    assert interpreter_problems("tools/iverilog", "exec a\n", "exec b\n", paths)
+    assert interpreter_problems("tools/other", "exec a\n", "exec b\n", paths) == []
