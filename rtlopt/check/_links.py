@@ -110,6 +110,7 @@ def link_findings(
                     judged.add(hit)
                     continue  # a Verilog file the design reads: judged by its target's text
                 found[hit] = _finding(hit, f"the rules name {_shown(path, tree)}")
+        judged |= _read_verilog_links(tree, project, where)
     for rel in links:  # fail closed: a Makefile, a script or a glob may read through it
         if rel not in found and rel not in judged:
             found[rel] = _finding(
@@ -118,6 +119,25 @@ def link_findings(
                 "of the build may read it or through it",
             )
     return sorted(found.items())
+
+
+def _read_verilog_links(tree: Path, project: ProjectConfig, where: Mapping[str, str]) -> set[str]:
+    """The changed links (``where``: canonical path -> link) that are a Verilog file the
+    design reads itself (a listed or discovered file): judged by their target's text."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.frontend._sources import design_files
+
+    try:
+        paths, _ = design_files(tree, project)
+    except RtloptError:
+        return set()
+    out: set[str] = set()
+    for path in paths:
+        for link, last in passed_links(str(path)):
+            hit = where.get(link)
+            if hit is not None and last and hit.endswith(_VERILOG) and (tree / hit).is_file():
+                out.add(hit)
+    return out
 
 
 def unreadable_links(links: Iterable[str], trees: Iterable[Path]) -> list[tuple[str, str]]:

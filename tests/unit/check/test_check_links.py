@@ -97,7 +97,7 @@ def test_a_verilog_file_link_the_rules_read_is_judged_by_its_text(tmp_path: Path
     [
         ("rtl", "impl_a", "impl_b"),  # a folder a Makefile compiles rtl/sub.v through
         ("docs/latest", "../impl_a", "../impl_b"),  # any folder: a glob or a script may
-        ("src/sub.v", "../impl_a/sub.v", "../impl_b/sub.v"),  # a file the rules do not list
+        ("data/init.hex", "../impl_a/a.hex", "../impl_b/a.hex"),  # a file a testbench reads
         ("sim/run.sh", "../impl_a/sub.v", None),  # removed
     ],
 )
@@ -164,3 +164,10 @@ def _sides(
 ) -> list[tuple[Path, ProjectConfig]]:
     cfg = ProjectConfig(filelists=("files.f",))
     return [(_side(root / "base", files, old), cfg), (_side(root / "new", files, new), cfg)]
+
+
+def test_a_verilog_file_link_a_design_without_filelists_reads_is_judged_by_its_text(
+    tmp_path: Path,
+) -> None:
+    found = _found(tmp_path, IMPLS, {"m.v": "impl_a/sub.v"}, {"m.v": "impl_b/sub.v"})
+    assert found == []
