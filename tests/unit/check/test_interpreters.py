@@ -80,3 +80,34 @@ def test_a_file_a_tool_line_runs_by_its_path_is_a_finding() -> None:
     paths = interpreter_paths([("Makefile", "sim:\n\ttools/iverilog -o s.vvp t.v\n")])
     assert interpreter_problems("tools/iverilog", "exec a\n", "exec b\n", paths)
     assert interpreter_problems("tools/other", "exec a\n", "exec b\n", paths) == []
+
+
+def test_the_screen_of_changed_files_runs_the_rule(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from rtlopt.check._screen_files import screen_changes
+    from rtlopt.frontend._depgraph import DesignGraph
+
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "Makefile").write_text(MAKE.replace("/bin/sh", "tools/simsh"))
+    (tmp_path / "tools/simsh").write_text('exec /bin/sh -c "$(echo "$1" | sed s/A/B/)"\n')
+    (tmp_path / "tools/helper").write_bytes(b"\x7fELF\x00\x00\x00\x00" * 64)
+    changes = {"tools/simsh": "M", ".env": "D", "tools/helper": "A"}
+    base = {"tools/simsh": 'exec /bin/sh -c "$1"\n', ".env": "A=1\n"}
+    rows = screen_changes(
+        changes,
+        frozenset(),
+        tmp_path,
+        base.get,
+        {},
+        DesignGraph(tmp_path),
+        False,
+        trusted=True,  # no configuration sets an interpreter
+    )
+    said = {m.file: " ".join(m.findings) for m in rows}
+    assert "may be run or read as 'tools/simsh' by Makefile:1" in said["tools/simsh"], said
+    assert "the deletion of .env" in said[".env"], said
+    assert "tools/helper" not in said  # a binary no such line names
+    (tmp_path / "Makefile").write_text("PATH := tools:$(PATH)\n" + MAKE)
+    rows = screen_changes(
+        changes, frozenset(), tmp_path, base.get, {}, DesignGraph(tmp_path), False
+    )
+    assert "tools/helper" in {m.file for m in rows}  # a program on PATH
