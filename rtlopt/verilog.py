@@ -35,6 +35,7 @@ __all__ = [
     "OTHER_DIRECTIVES",
     "PARAMETER_SCAN_DIRECTIVES",
     "PASS_THROUGH_DIRECTIVES",
+    "PASS_THROUGH_TOKEN",
     "PREPROCESSOR_DIRECTIVES",
     "WHITESPACE",
     "ModuleSpan",
@@ -51,6 +52,7 @@ __all__ = [
     "module_spans",
     "normalize_source",
     "normalized_hash",
+    "pass_through_word",
     "plain_name",
     "rename_declaration",
     "rename_modules",
@@ -89,6 +91,24 @@ PASS_THROUGH_DIRECTIVES = (
     "nounconnected_drive",
     "resetall",
 )
+#: A pass-through directive as the preprocessor reads it: a token anywhere on its line (after
+#: code too: ``endmodule `default_nettype none``), with its arguments only (a ``timescale``'s
+#: ``unit / precision``, a ``default_nettype``'s or ``unconnected_drive``'s word; an argument
+#: of another shape: the rest of the line); :func:`pass_through_word` gives its word. Read
+#: it on text with comments blanked (a backtick in a string or escaped identifier counts:
+#: fail closed).
+PASS_THROUGH_TOKEN = re.compile(
+    r"`(?:(timescale)\b(?:[ \t]*[0-9.]+[ \t]*[a-z]+[ \t]*/[ \t]*[0-9.]+[ \t]*[a-z]+\b|[^\n]*)"
+    r"|(default_nettype|unconnected_drive)\b(?:[ \t]+[A-Za-z_]\w*\b|[^\n]*)"
+    r"|(nounconnected_drive|endcelldefine|celldefine|resetall)\b)"
+)
+
+
+def pass_through_word(m: re.Match[str]) -> str:
+    """The directive word of a :data:`PASS_THROUGH_TOKEN` match."""
+    return next(g for g in m.groups() if g)
+
+
 #: The other IEEE 1364/1800 directives the readers know (``__FILE__``/``__LINE__`` expand to
 #: the place they are written at).
 OTHER_DIRECTIVES = ("line", "pragma", "begin_keywords", "end_keywords", "__FILE__", "__LINE__")

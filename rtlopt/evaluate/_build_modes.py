@@ -37,7 +37,8 @@ _IVERILOG = re.compile(r"(?<![\w.-])iverilog(?![\w.-])")
 _READ_VERILOG = re.compile(r"(?<![\w-])read_verilog(?![\w-])")
 _YOSYS_READ = re.compile(r"(?<![\w-])read\s+(?:-\w+\s+)*-vlog(95|2k)\b")
 _LANGUAGE = re.compile(r"--(?:default-)?language[\s=]+1364-(1995|2001|2005)")
-_NETTYPE = re.compile(r"^[ \t]*`default_nettype[ \t]+(\w+)", re.M)
+#: A ```default_nettype`` token anywhere on its line (after code too).
+_NETTYPE = re.compile(r"`default_nettype[ \t]+(\w+)")
 #: Lines no side's own: a module compiled alone misses its submodules and packages' units.
 _MISSING = re.compile(
     r"Unknown module type|error\(s\) during elaboration|modules were missing|referenced \d+ "

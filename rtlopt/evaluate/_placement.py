@@ -15,7 +15,7 @@ from rtlopt.frontend.model import Design
 from rtlopt.verilog import (
     CONDITIONAL_DIRECTIVES,
     DIRECTIVES,
-    PASS_THROUGH_DIRECTIVES,
+    PASS_THROUGH_TOKEN,
     alternation,
     blank_comments,
     module_spans,
@@ -23,8 +23,10 @@ from rtlopt.verilog import (
 
 __all__ = ["PASS_DIRECTIVE", "last_state", "repository_includes", "state_left"]
 
-#: Directives the preprocessor passes through: the state a module is read in.
-PASS_DIRECTIVE = re.compile(rf"^[ \t]*`({alternation(PASS_THROUGH_DIRECTIVES)})\b[^\n]*", re.M)
+#: Directives the preprocessor passes through: the state a module is read in. A token anywhere
+#: on its line, as the preprocessor reads it (``endmodule `default_nettype none`` leaves
+#: ``none`` to the files after it), not only a line of its own.
+PASS_DIRECTIVE = PASS_THROUGH_TOKEN
 
 #: The pass-through state every compilation starts in (``resetall``'s), white space removed.
 _DEFAULT_STATE = frozenset({"`default_nettypewire", "`endcelldefine", "`nounconnected_drive"})

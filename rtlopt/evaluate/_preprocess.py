@@ -147,7 +147,8 @@ class UnitText:
         folder.mkdir(parents=True, exist_ok=True)
         self.order, self.unit = self._unit_in_order(folder / "unit")
         self._spans = {s.name: s for s in module_spans(self.unit)}
-        self._pass = [(m.start(), m.group(0)) for m in PASS_DIRECTIVE.finditer(self.unit)]
+        code = blank_comments(self.unit, strings=False)
+        self._pass = [(m.start(), m.group(0)) for m in PASS_DIRECTIVE.finditer(code)]
         self._extra: dict[str, tuple[str, ModuleSpan]] = {}
         self._off: tuple[str, ...] | None = None
         self._module_text = ""
@@ -239,7 +240,7 @@ class UnitText:
             parts.append(directive_skeleton(text, tfile, d.include_dirs))
         body = "\n".join(parts)
         depth = 0
-        for m in re.finditer(r"^[ \t]*`(ifdef|ifndef|endif)\b", body, re.M):
+        for m in re.finditer(r"`(ifdef|ifndef|endif)\b", blank_comments(body)):  # anywhere
             depth += -1 if m.group(1) == "endif" else 1
         out = self.folder / name
         out.write_text(
@@ -293,7 +294,8 @@ class UnitText:
         if found is None:
             return None
         text, span = found
-        head, foot = _state([m.group(0) for m in PASS_DIRECTIVE.finditer(text[: span.start])])
+        ahead = blank_comments(text[: span.start], strings=False)
+        head, foot = _state([m.group(0) for m in PASS_DIRECTIVE.finditer(ahead)])
         return "\n".join([*head, text[span.start : span.end], *foot])
 
     def _state_at_file(self, path: Path, wd: Path) -> list[Path]:
@@ -541,7 +543,7 @@ def directives_before_module(text: str) -> bool:
     head = blank_comments(text[: start if start is not None else len(text)], strings=False)
     return any(
         m.group(1) not in PASS_THROUGH_DIRECTIVES
-        for m in re.finditer(r"^[ \t]*`([A-Za-z_]\w*)", head, re.M)
+        for m in re.finditer(r"`([A-Za-z_]\w*)", head)  # a directive anywhere on its line
     )
 
 

@@ -149,8 +149,9 @@ def skeleton_file(source: Path, include_dirs: Sequence[Path] = ()) -> Path | Non
     return out
 
 
+#: A directive token anywhere on its line (``endmodule `define X 1`` defines X as well).
 _ANY_DIRECTIVE = re.compile(
-    rf"^[ \t]*`({alternation(PREPROCESSOR_DIRECTIVES + PASS_THROUGH_DIRECTIVES)})\b"
+    rf"`({alternation(PREPROCESSOR_DIRECTIVES + PASS_THROUGH_DIRECTIVES)})\b"
 )
 
 
@@ -167,8 +168,11 @@ def directive_skeleton(text: str, source: Path, include_dirs: Sequence[Path] = (
     code = blank_comments(text, strings=False)
     out: list[str] = []
     keep = False
-    for line in code.splitlines():
-        keep = keep or _ANY_DIRECTIVE.match(line) is not None
+    bare = blank_comments(text).split("\n")  # strings blanked: a "`ifdef" is no directive
+    for line, plain in zip(code.split("\n"), bare, strict=True):
+        m = None if keep else _ANY_DIRECTIVE.search(plain)
+        if m is not None:  # the code before a directive on its line is no directive
+            line, keep = " " * m.start() + line[m.start() :], True
         out.append(line.rstrip() if keep else "")
         keep = keep and line.rstrip().endswith("\\")  # a `define continued
     return _resolve_includes("\n".join(out) + "\n", source, include_dirs)

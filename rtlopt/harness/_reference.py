@@ -15,7 +15,8 @@ from rtlopt.verilog import (
     rename_modules,
 )
 
-_FILE_DIRECTIVE = re.compile(r"^[ \t]*`(define|include|timescale|default_nettype)\b.*$", re.M)
+#: A directive token anywhere on its line (after code too), to the line's end.
+_FILE_DIRECTIVE = re.compile(r"`(define|include|timescale|default_nettype)\b.*$", re.M)
 
 
 def ref_name(name: str) -> str:

@@ -46,9 +46,7 @@ from rtlopt.harness._vocabulary import (
 )
 from rtlopt.harness._vocabulary import ALLOWED_SYSTEM_FUNCTIONS as ALLOWED_SYSTEM_FUNCTIONS
 from rtlopt.verilog import (
-    CONDITIONAL_DIRECTIVES,
-    PASS_THROUGH_DIRECTIVES,
-    alternation,
+    PASS_THROUGH_TOKEN,
     blank_comments,
     blank_spans,
     line_of,
@@ -85,10 +83,9 @@ def _inactive(text: str, design: Design, at: int, cache: list[list[tuple[int, in
     return any(a <= at < b for a, b in cache[0])
 
 
-#: A conditional directive (for :func:`_trailing_pass_through`).
-_COND_RE = re.compile(rf"`({alternation(CONDITIONAL_DIRECTIVES)})\b[^\n]*")
-#: A line that holds only a pass-through directive (the state the files after it are read in).
-_PASS_LINE_RE = re.compile(rf"^[ \t]*`({alternation(PASS_THROUGH_DIRECTIVES)})\b[^\n]*$", re.M)
+#: A conditional directive token with its macro (for :func:`_trailing_pass_through`): a token
+#: anywhere on its line, the rest of the line read on its own (code or directives after it).
+_COND_RE = re.compile(r"`(ifdef|ifndef|elsif)\b(?:[ \t]*[A-Za-z_][\w$]*)?|`(else|endif)\b")
 
 
 def _trailing_pass_through(code: str, at: int) -> bool:
@@ -102,13 +99,14 @@ def _trailing_pass_through(code: str, at: int) -> bool:
         return False
     depth, end = (1 if code.startswith("`elsif", at) else 0), -1  # an `elsif: inside one
     for m in _COND_RE.finditer(code, at):
-        depth += 1 if m.group(1) in ("ifdef", "ifndef") else -1 if m.group(1) == "endif" else 0
+        word = m.group(1) or m.group(2)
+        depth += 1 if word in ("ifdef", "ifndef") else -1 if word == "endif" else 0
         if depth == 0:
             end = m.end()
             break
     if end < 0:
         return False
-    body = _PASS_LINE_RE.sub("", _COND_RE.sub("", code[at:end]))
+    body = PASS_THROUGH_TOKEN.sub("", _COND_RE.sub("", code[at:end]))
     return not body.strip()
 
 
