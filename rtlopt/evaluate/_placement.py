@@ -163,7 +163,13 @@ def state_left(
     as ZipCPU's files end) still follows it. A copy of the whole file (``copy_of_file``, or
     a directive after its module, as ``rtlopt check`` passes a changed file) must also leave
     the file's state by itself. Directives in conditionals count where the conditional reads
-    them, for every definition of the macros they test."""
+    them, for every definition of the macros they test. A directive whose effect is global
+    (the time precision, ``_global_directives``) is judged first."""
+    from rtlopt.evaluate._global_directives import global_directive_problem
+
+    why = global_directive_problem(text, file_text, span, before, name, copy_of_file=copy_of_file)
+    if why:
+        return "the candidate's directives read otherwise: " + why
     start, end = span
     ahead = [((), d) for d in before]
     theirs = ahead + _guarded(file_text)
