@@ -16,11 +16,16 @@ from pathlib import Path
 __all__ = ["pattern_matched"]
 
 #: A variable part of a path: Make/shell ``$(X)``, ``${X}``, ``$X``, ``$*``, ``$@``,
-#: ``$<``, a Python format field ``{x}``, a C format ``%s``, Make ``%``, a joined variable
-#: (``"dir/" + name + ".txt"``).
+#: ``$<``, any brace group (a Python format field ``{x}``, a shell brace list
+#: ``{config,notes}`` or range ``{1..3}``, one level nested), a C format ``%s``, Make ``%``,
+#: a glob (``*``, ``**``, ``?``, a character class ``[..]``, bash's extended ``@(a|b)``), a
+#: quoted piece or backslash inside a word (``con"fig".md``: the shell joins it), a joined
+#: variable (``"dir/" + name + ".txt"``). Each stands for any name (fail closed: rtlopt does
+#: not expand it): one segment, any depth where it holds a ``/``.
 _VAR = (
-    r"\$\([^()\s]*\)|\$\{[^{}\s]*\}|\$[\w*@<^?]+|\{[\w.\[\]]*\}|%[-\d]*[sd]|%|\*\*?|\?"
-    r"|\[[^\]\s/]*\]"
+    r"\$\([^()\s]*\)|\$\{[^{}\s]*\}|\$[\w*@<^?]+|\{(?:[^{}\s]|\{[^{}\s]*\})*\}"
+    r"|[@!+*?]\([^()\s]*\)|%[-\d]*[sd]|%|\*\*?|\?|\[[^\]\s/]*\]"
+    r"""|(?<=[\w.\-/~])(?:"[^"\s]*"|'[^'\s]*')(?=[\w.\-/~{$*?\[])|(?<=[\w.\-/~])\\[^\s]"""
 )
 _PART = rf"(?:{_VAR}|[\w.\-/~])"
 _TOKEN = re.compile(rf"(?<![\w.\-/$%*?\]}}])[\w.\-/~]*(?:{_VAR}){_PART}*")
@@ -40,7 +45,8 @@ def _regex(pattern: str) -> re.Pattern[str] | None:
     pattern = re.sub(r"^(?:\.{1,2}/)+|^/+", "", pattern)
     for m in _WILD.finditer(pattern):
         out.append(re.escape(pattern[last : m.start()]))
-        out.append(".*" if m.group(0) == "**" else "[^/]*" if m.group(0) != "?" else "[^/]")
+        part = m.group(0)
+        out.append(".*" if part == "**" or "/" in part else "[^/]*" if part != "?" else "[^/]")
         wild, last = True, m.end()
     out.append(re.escape(pattern[last:]))
     if not wild:

@@ -77,3 +77,22 @@ def test_a_markdown_table_a_build_reads_names_a_parameter(tmp_path: Path, read: 
     design = load_design(tmp_path / "tgt.v", "tgt", ProjectConfig())
     _, why = foreign_parameterizations(design, TGT, parameterizations(design), {})
     assert why.startswith("docs/config.md:3 names parameter W of tgt"), why
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "P := $(shell sed -n p docs/{config,notes}.md)\n",  # a bash brace list
+        "cat docs/{con,x{a,b}}fig.md\n",  # nested
+        "cat {docs/config,x}.md\n",  # a list holding a folder
+        "cat docs/{1..3}.md docs/conf{i..j}g.md\n",  # a range
+        "shopt -s extglob; cat docs/@(config|notes).md\n",  # bash's extended glob
+        'cat docs/con"fig".md\n',  # a quoted piece the shell joins to its word
+        "cat docs/con\\fig.md\n",  # a backslash the shell drops
+    ],
+)
+def test_a_shell_expansion_rtlopt_does_not_expand_names_every_file_it_may_match(
+    reader: str,
+) -> None:
+    docs = [Path("/r/docs/config.md"), Path("/r/NOTES.txt")]
+    assert Path("/r/docs/config.md") in pattern_matched([(Path("/r/Makefile"), reader)], docs)
