@@ -23,6 +23,7 @@ from rtlopt.errors import DesignError
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._captured import name_uses
+from rtlopt.harness._generated_names import generated_module_names
 from rtlopt.verilog import module_spans, plain_name
 
 __all__ = ["redefined_modules"]
@@ -57,9 +58,11 @@ def redefined_modules(
         design.root, names, lambda path, text: "" if text == raw else text
     )
     problems: list[tuple[int, str]] = []
+    built = generated_module_names(design.root)
     for span in spans:
         if span.name in own:
             continue
+        gen = next((why for rx, why in built if rx.fullmatch(span.name)), None)
         where = declared.get(span.name) or _defined_in(design, span.name, raw)
         where = where or unread.get(span.name)
         if where is not None:
@@ -81,6 +84,17 @@ def redefined_modules(
                     "(a library cell, a primitive or a black box the repository does not "
                     "define): the candidate's module would become those instances too; give "
                     "the helper another name",
+                )
+            )
+        elif gen is not None:
+            problems.append(
+                (
+                    span.line,
+                    f"module {span.name} may be a module a script of the repository "
+                    f"writes at run time under a name it builds ({gen}): written back, the "
+                    "candidate's module would replace that generated module for its instances, "
+                    "which no proof compares; in this repository write the candidate without "
+                    "new helper modules (inline them into the target)",
                 )
             )
     return problems

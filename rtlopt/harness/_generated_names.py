@@ -1,0 +1,108 @@
+"""Module names a repository's scripts build at run time: a generator that writes
+``f"module {cell}(...)"`` into ``build/`` (found by ``iverilog -y build``) defines a module
+no text of the repository spells, so a candidate's helper of that name would, written back,
+replace the generated cell for its every instance, which no proof compares.
+
+Read from every text file of the repository but prose (a ``.md``/``.rst``/... page):
+
+* ``module`` followed by a built part (``{cell}``, ``%s``, ``$name``, ``${N}``,
+  ``{{ name }}``, ``<%= n %>``, ``@NAME@``, a macro ```NAME``, a closing quote joined to a
+  variable): the names it may build, its literal pieces kept (``{p}_fifo``: any name ending
+  in ``_fifo``; ``{cell}``: any name);
+* a text other than a Verilog source holding more ``endmodule`` than ``module`` words: a
+  module it declares with the keyword in pieces (``"mod" + "ule"``), under a name rtlopt
+  cannot read: any name.
+
+Fail closed: a name such a pattern may build is a name the repository may define."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from rtlopt.inputs import repository_files
+from rtlopt.verilog import line_of
+
+__all__ = ["generated_module_names"]
+
+#: Prose no build runs as a script (its ``module`` words are English).
+_PROSE = frozenset(".md .markdown .rst .adoc .asciidoc .html .htm .tex .org .pdf .rtf".split())
+#: Verilog sources: their ``module NAME`` declarations are read as modules elsewhere.
+_VERILOG = frozenset(".v .sv .vh .svh .vp .svp .verilog .vlib".split())
+#: Larger files are judged by a byte search for ``endmodule``.
+_SCANNED_BYTES = 4_000_000
+
+#: A built part of a name: a format field, a variable, a template or macro marker.
+_BUILT = (
+    r"\{\{[^{}\n]*\}\}|\{[^{}\s]*\}|%[-\d]*[sdr]|\$\{[^{}\s]*\}|\$\([^()\s]*\)|\$\w+"
+    r"|<%=?[^%\n]*%>|@\w+@|`\w+"
+)
+#: Where a keyword starts: after no word character, or after a string's ``\n`` / ``\t``.
+_START = r"(?:(?<![\w$`.])|(?<=\\[ntr]))"
+#: ``module`` and the name after it: a plain word, or pieces of which one at least is built;
+#: or the word closing a string that a variable or another string joins (``"module " + name``,
+#: ``print("module", n)``, ``"module " f"{n}"``, Lua's ``..``, Perl's ``.``, ``%``).
+_DECL = re.compile(
+    rf"{_START}module\b[ \t]*(?:((?:{_BUILT}|[A-Za-z_0-9$])+)"
+    r"|([\"'])[ \t]*(?:\+|\.\.?(?![\w/])|%|,|[A-Za-z]{0,2}[\"']))"
+)
+#: In a Verilog source only a macro builds a name (``$`` and ``{`` are no variables there).
+_DECL_VERILOG = re.compile(r"(?<![\w$`.])module\b[ \t]*((?:`\w+|[A-Za-z_0-9$])+)")
+_PLAIN = re.compile(r"[A-Za-z_][\w$]*")
+_WORD = re.compile(rf"{_START}module(?![\w$])")
+_END = re.compile(rf"{_START}endmodule(?![\w$])")
+
+
+def _scan(path: Path, text: str) -> list[tuple[re.Pattern[str], str]]:
+    """The names ``text`` (the file ``path``) may build, as patterns, with where and how."""
+    out: list[tuple[re.Pattern[str], str]] = []
+    verilog = path.suffix.lower() in _VERILOG
+    for m in (_DECL_VERILOG if verilog else _DECL).finditer(text):
+        name = m.group(1) or ""
+        if not name:  # a quote after the word: built only where it closes a string
+            q = m.group(2)
+            if text.count(q, text.rfind("\n", 0, m.start()) + 1, m.start()) % 2 == 0:
+                continue
+        if _PLAIN.fullmatch(name) or (verilog and "`" not in name):  # a literal name
+            continue
+        parts = re.split(rf"({_BUILT})", name) if name else ["", "*", ""]
+        rx = "".join(".*" if i % 2 else re.escape(p) for i, p in enumerate(parts))
+        shown = " ".join(text[m.start() : m.end() + 1].split())
+        out.append((re.compile(rx or ".*"), f"line {line_of(text, m.start())}: {shown!r}"))
+    ends = len(_END.findall(text))
+    if not verilog and ends > len(_WORD.findall(text)):
+        out.append((re.compile(".*"), f"{ends} endmodule, fewer module words"))
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _patterns(root: Path, stamp: tuple[tuple[str, int], ...]) -> list[tuple[re.Pattern[str], str]]:
+    out: list[tuple[re.Pattern[str], str]] = []
+    for rel, _ in stamp:
+        f = root / rel
+        if f.suffix.lower() in _PROSE:
+            continue
+        try:
+            data = f.read_bytes()
+        except OSError:
+            continue
+        if b"module" not in data or b"\0" in data[:8192]:
+            continue
+        if len(data) > _SCANNED_BYTES:  # too large to read: a generator, for all we know
+            out.append((re.compile(".*"), f"{rel}: too large to read"))
+            continue
+        out += [(rx, f"{rel} {why}") for rx, why in _scan(f, data.decode(errors="replace"))]
+    return out
+
+
+def generated_module_names(root: Path) -> list[tuple[re.Pattern[str], str]]:
+    """``(pattern, where)`` for each module name a text of the repository under ``root``
+    may build at run time (see the module's docstring): a new module whose name a pattern
+    fully matches may be one the repository defines."""
+    try:
+        files = repository_files(root)
+        stamp = tuple(sorted((f.relative_to(root).as_posix(), f.stat().st_mtime_ns) for f in files))
+    except (OSError, ValueError):
+        return [(re.compile(".*"), f"{root}: the repository's files cannot be listed")]
+    return _patterns(root, stamp)

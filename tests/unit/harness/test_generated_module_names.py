@@ -1,0 +1,64 @@
+"""Module names a repository's scripts build at run time (``harness._generated_names``): a
+candidate's new module under such a name may replace a generated cell (``iverilog -y
+build``), so it is unchecked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.harness._generated_names import generated_module_names
+
+GEN = 'cell = "helper"\nopen(f"build/{cell}.v", "w").write(%s)\n'
+
+
+def _matches(tmp_path: Path, name: str, files: dict[str, str]) -> bool:
+    root = tmp_path / "r"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return any(rx.fullmatch(name) for rx, _ in generated_module_names(root))
+
+
+@pytest.mark.parametrize(
+    ("rel", "body"),
+    [
+        ("gen.py", GEN % 'f"module {cell}(input a, output y);\\nendmodule\\n"'),
+        ("gen.py", GEN % '"module %s(input a);\\nendmodule\\n" % cell'),
+        ("gen.py", GEN % '"module " + cell + "(input a);\\nendmodule\\n"'),
+        ("gen.py", GEN % '"module {}(input a);".format(cell)'),
+        ("gen.sh", "cat > build/$C.v <<EOF\nmodule ${C} (input a);\nendmodule\nEOF\n"),
+        ("gen.tcl", 'puts $f "module $cell (input a);"\nputs $f "endmodule"\n'),
+        ("cell.v.j2", "module {{ name }} (input a);\nendmodule\n"),
+        ("cells.v", "module `CELL_NAME (input a);\nendmodule\n"),
+        ("gen.py", GEN % '"mod" + "ule " + cell + "(input a);\\nendmodule\\n"'),
+        ("gen.py", GEN % 'f"module {cell}_x(input a);\\nendmodule\\n"'.replace("_x", "")),
+    ],
+)
+def test_a_module_name_a_script_builds_may_be_any_new_name(
+    tmp_path: Path, rel: str, body: str
+) -> None:
+    assert _matches(tmp_path, "helper", {rel: body})
+
+
+def test_the_literal_pieces_of_a_built_name_are_kept(tmp_path: Path) -> None:
+    files = {"gen.py": 'w(f"module {p}_fifo #(parameter W = 8) (input a);")\n'}
+    assert _matches(tmp_path, "my_fifo", files)
+    assert not _matches(tmp_path / "b", "helper", files)
+
+
+@pytest.mark.parametrize(
+    ("rel", "body"),
+    [
+        ("gen.py", 'open("build/helper.v", "w").write("module helper(input a);\\nendmodule\\n")\n'),
+        ("run.py", 'p.add_argument("top", help="Name of the top-level module")\n'),
+        ("lint.vlt", 'lint_off -rule UNUSED -module "prim_arbiter"\n'),
+        ("x.waiver", "waive -msg {in module 'prim_fifo'}\n"),
+        ("map.v", "module \\$_DLATCH_P_ (input E, D, output Q);\nendmodule\n"),
+        ("docs/gen.md", "Write `module {name}` per cell.\n"),
+        ("t.py", 'parse("endmodule X(); module;")\nparse("module X(); endmodule;")\n'),
+    ],
+)
+def test_a_literal_name_or_prose_builds_no_name(tmp_path: Path, rel: str, body: str) -> None:
+    assert not _matches(tmp_path, "helper", {rel: body})
