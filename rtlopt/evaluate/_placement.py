@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,7 +22,13 @@ from rtlopt.verilog import (
     module_spans,
 )
 
-__all__ = ["PASS_DIRECTIVE", "last_state", "repository_includes", "state_left"]
+__all__ = [
+    "PASS_DIRECTIVE",
+    "last_state",
+    "macro_made_state",
+    "repository_includes",
+    "state_left",
+]
 
 #: Directives the preprocessor passes through: the state a module is read in. A token anywhere
 #: on its line, as the preprocessor reads it (``endmodule `default_nettype none`` leaves
@@ -248,3 +255,26 @@ def repository_includes(design: Design, text: str) -> tuple[str, tuple[str, ...]
         parts += [text[at : m.start(2)], f'"{found.resolve().as_posix()}"']
         at = m.end(2)
     return "".join([*parts, text[at:]]), tuple(errors)
+
+
+def macro_made_state(text: str, preprocessed: str, lines: Sequence[int]) -> str:
+    """Why the candidate's preprocessed text (``preprocessed``, ``lines``: each line's own
+    line in ``text``, 0 for the header and footer rtlopt writes) holds a pass-through
+    directive its own text does not spell: a repository macro used inside a module that
+    expands to ```default_nettype none`` or ```timescale``, whose state the footer of its
+    proof restores but the files after it, written back, would read; or ""."""
+    code = blank_comments(preprocessed, strings=False).split("\n")
+    body = "\n".join(c for c, n in zip(code, lines, strict=False) if n)
+    count = Counter("".join(m.group(0).split()) for m in PASS_DIRECTIVE.finditer(body))
+    count.subtract(
+        "".join(m.group(0).split())
+        for m in PASS_DIRECTIVE.finditer(blank_comments(text, strings=False))
+    )
+    made = sorted(d for d, n in count.items() if n > 0)
+    if not made:
+        return ""
+    return (
+        f"a macro of the candidate expands to the directive {made[0][:40]!r}, which its text "
+        "does not spell: the state it sets reaches the files read after the module, which its "
+        "own proof cannot see; write the directives themselves, as the repository has them"
+    )

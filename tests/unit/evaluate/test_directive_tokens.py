@@ -67,3 +67,27 @@ def test_the_macro_state_of_a_file_keeps_a_define_after_code(tmp_path: Path) -> 
 
 def test_build_modes_read_a_nettype_after_code() -> None:
     assert modes_named(["module a; endmodule `default_nettype none\n"])[1] == {"none"}
+
+
+@pytest.mark.tools
+@pytest.mark.parametrize(
+    ("use", "made"),
+    [("`NONE", True), ("`PS", True), ("", False), ("`W", False)],
+)
+def test_a_directive_a_macro_writes_inside_the_module_is_unchecked(
+    tmp_path: Path, use: str, made: bool
+) -> None:
+    from rtlopt.config import Config
+    from rtlopt.evaluate._placement import macro_made_state
+    from rtlopt.evaluate._preprocess import UnitText
+    from rtlopt.frontend import load_design
+
+    f = tmp_path / "top.v"
+    f.write_text(
+        "`define NONE `default_nettype none\n`define PS `timescale 1ns/1fs\n`define W 4\n"
+        "module top (input [3:0] a, output [3:0] y);\n  assign y = ~a;\nendmodule\n"
+    )
+    unit = UnitText(load_design(f, "top", Config().project), tmp_path / "unit")
+    cand = f"module top (input [3:0] a, output [3:0] y);\n  assign y = ~a;\n{use}\nendmodule\n"
+    pp = unit.candidate(cand, tmp_path / "c")
+    assert bool(macro_made_state(cand, pp.text, pp.lines)) is made, pp.text
