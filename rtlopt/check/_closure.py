@@ -177,9 +177,10 @@ def _arguments(text: str, at: int) -> tuple[list[str] | None, int]:
 _CALL_LIMIT = 8001
 
 
-#: Compiler directives a file that is no Verilog source keeps in its Verilog view.
+#: Compiler directives a file that is no Verilog source keeps in its Verilog view: a token
+#: anywhere on its line (``endmodule `default_nettype none``), kept to the line's end.
 _DIRECTIVES = re.compile(
-    r"^[ \t]*`[ \t]*(?:define|undef|undefineall|ifdef|ifndef|elsif|else|endif|include|"
+    r"`[ \t]*(?:define|undef|undefineall|ifdef|ifndef|elsif|else|endif|include|"
     r"timescale|default_nettype|unconnected_drive|nounconnected_drive|celldefine|"
     r"endcelldefine|resetall|begin_keywords|end_keywords|pragma|line|default_decay_time|"
     r"default_trireg_strength|delay_mode_\w+)\b"
@@ -210,8 +211,9 @@ def verilog_view(text: str) -> str:
             keep[k] = True
     pos = 0
     for line in code.split("\n"):
-        if _DIRECTIVES.match(line) or _UNIT_ITEM.match(line):
-            for k in range(pos, pos + len(line)):
-                keep[k] = True
+        d = _DIRECTIVES.search(line)
+        start = 0 if _UNIT_ITEM.match(line) else d.start() if d is not None else len(line)
+        for k in range(pos + start, pos + len(line)):
+            keep[k] = True
         pos += len(line) + 1
     return "".join(c if keep[k] or c == "\n" else " " for k, c in enumerate(text))

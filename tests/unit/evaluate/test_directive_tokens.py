@@ -91,3 +91,10 @@ def test_a_directive_a_macro_writes_inside_the_module_is_unchecked(
     cand = f"module top (input [3:0] a, output [3:0] y);\n  assign y = ~a;\n{use}\nendmodule\n"
     pp = unit.candidate(cand, tmp_path / "c")
     assert bool(macro_made_state(cand, pp.text, pp.lines)) is made, pp.text
+
+
+def test_the_verilog_view_of_another_file_keeps_a_directive_after_code() -> None:
+    from rtlopt.check._closure import verilog_view
+
+    view = verilog_view("Notes.\nmodule m; endmodule `default_nettype none\nprose `define X 1\n")
+    assert "`default_nettype none" in view and "`define X 1" in view and "prose" not in view
