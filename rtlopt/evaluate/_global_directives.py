@@ -66,6 +66,15 @@ def _tokens(code: str) -> list[tuple[int, str]]:
     return out
 
 
+#: A SystemVerilog time unit / precision declaration (a module's own ``timescale``).
+_TIME_DECL = re.compile(r"(?<![\w$`\\.])(?:timeunit|timeprecision)\b[^;]*;")
+
+
+def _time_declarations(code: str) -> list[str]:
+    """The ``timeunit`` / ``timeprecision`` declarations of ``code``, white space removed."""
+    return ["".join(m.group(0).split()) for m in _TIME_DECL.finditer(code)]
+
+
 def _shown(code: str, at: int) -> str:
     """The directive at ``at`` as written (its line from there, white space collapsed)."""
     eol = code.find("\n", at)
@@ -103,9 +112,9 @@ def global_directive_problem(
     read in another time scale / cell marking / pull than the repository's module; or ""."""
     code = blank_comments(text)
     mine = _tokens(code)
-    if not mine:
-        return ""
     ref_code = blank_comments(file_text)
+    if not mine and not _TIME_DECL.search(code) and not _TIME_DECL.search(ref_code):
+        return ""
     theirs = _tokens(ref_code)
     ahead = ["".join(d.split()) for d in before]
     known = {d for _, d in theirs} | set(ahead)
@@ -121,9 +130,19 @@ def global_directive_problem(
     start = span[0]
     head = [] if copy_of_file else [d for a, d in theirs if a < start]
     at_ref = {m.name: m.start for m in module_spans(ref_code)}  # a module of the file: its own
+    spans = {m.start: m.end for m in module_spans(ref_code)}
     for mod in module_spans(code):
-        got = _state_at([*ahead, *head, *[d for a, d in mine if a < mod.start]])
         ref_at = at_ref.get(mod.name, start) if copy_of_file else start
+        own = _time_declarations(code[mod.start : mod.end])
+        if own != _time_declarations(ref_code[ref_at : spans.get(ref_at, span[1])]):
+            return (
+                f"line {line_of(code, mod.start)}: module {mod.name} of the candidate declares "
+                f"its time unit or precision otherwise ({'; '.join(own) or 'none'}) than module "
+                f"{name} of the repository: the global precision (the finest of any module, "
+                "`%t`, dumps) would change, which its own proof cannot see; keep the "
+                "repository's timeunit / timeprecision"
+            )
+        got = _state_at([*ahead, *head, *[d for a, d in mine if a < mod.start]])
         want = _state_at([*ahead, *[d for a, d in theirs if a < ref_at]])
         if got != want:
             kind = sorted(k for k in {*got, *want} if got.get(k) != want.get(k))[0]

@@ -61,3 +61,21 @@ def test_the_repositorys_own_directives_are_kept(cand: str, copy: bool) -> None:
 def test_the_scale_before_the_file_may_be_restated() -> None:
     assert not _why("`timescale 1ns/1ps\n" + MUX, MUX, before=("`timescale 1ns/1ps",))
     assert _why("`timescale 1ns/1fs\n" + MUX, MUX, before=("`timescale 1ns/1ps",))
+
+
+@pytest.mark.parametrize(
+    ("ref_decl", "cand_decl", "refused"),
+    [
+        ("", "  timeprecision 1fs;\n", True),
+        ("", "  timeunit 1ns / 1fs;\n", True),
+        ("  timeprecision 1ps;\n", "", True),
+        ("  timeprecision 1ps;\n", "  timeprecision 1ps ;\n", False),
+    ],
+)
+def test_a_module_declaring_another_time_precision_is_unchecked(
+    ref_decl: str, cand_decl: str, refused: bool
+) -> None:
+    head = "module mux(input s, input [3:0] a, input [3:0] b, output [3:0] y);\n"
+    body = "  assign y = s ? a : b;\nendmodule\n"
+    file_text = "`timescale 1ns/1ps\n" + head + ref_decl + body
+    assert bool(_why(head + cand_decl + body, file_text)) is refused
