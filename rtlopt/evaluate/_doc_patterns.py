@@ -19,17 +19,22 @@ __all__ = ["pattern_matched"]
 #: ``$<``, any brace group (a Python format field ``{x}``, a shell brace list
 #: ``{config,notes}`` or range ``{1..3}``, one level nested), a C format ``%s``, Make ``%``,
 #: a glob (``*``, ``**``, ``?``, a character class ``[..]``, bash's extended ``@(a|b)``), a
-#: quoted piece or backslash inside a word (``con"fig".md``: the shell joins it), a joined
-#: variable (``"dir/" + name + ".txt"``). Each stands for any name (fail closed: rtlopt does
-#: not expand it): one segment, any depth where it holds a ``/``.
+#: backslash inside a word (``con\fig.md``: the shell drops it), a joined variable
+#: (``"dir/" + name + ".txt"``). Each stands for any name (fail closed: rtlopt does not
+#: expand it): one segment, any depth where it holds a ``/``.
 _VAR = (
     r"\$\([^()\s]*\)|\$\{[^{}\s]*\}|\$[\w*@<^?]+|\{(?:[^{}\s]|\{[^{}\s]*\})*\}"
     r"|[@!+*?]\([^()\s]*\)|%[-\d]*[sd]|%|\*\*?|\?|\[[^\]\s/]*\]"
-    r"""|(?<=[\w.\-/~])(?:"[^"\s]*"|'[^'\s]*')(?=[\w.\-/~{$*?\[])|(?<=[\w.\-/~])\\[^\s]"""
+    r"|(?<=[\w.\-/~])\\[^\s]"
 )
 _PART = rf"(?:{_VAR}|[\w.\-/~])"
 _TOKEN = re.compile(rf"(?<![\w.\-/$%*?\]}}])[\w.\-/~]*(?:{_VAR}){_PART}*")
 _WILD = re.compile(_VAR)
+#: A word the shell joins from quoted pieces (``"docs/"config.md``, ``con'fig'.md``), or
+#: strings a language joins by adjacency (``"docs/" "config.md"``): read unquoted, a name
+#: no literal reading spells.
+_QUOTED_WORD = re.compile(r"""(?<![\w.\-/~"'])(?:[\w.\-/~]+|"[^"\s]*"|'[^'\s]*')+""")
+_ADJACENT = re.compile(r"""(?:"[^"\n]*"[ \t]*){2,}|(?:'[^'\n]*'[ \t]*){2,}""")
 _JOINED = re.compile(r"""["']\s*\+\s*[\w.()\[\]]+\s*\+\s*["']""")
 #: A folder a script lists (every file in it may be read).
 _LISTED = re.compile(
@@ -61,6 +66,21 @@ _BAZEL = frozenset({"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MOD
 _GLOB_CALL = re.compile(r"\bglob\s*\(\s*\[[^\]]*\](?:\s*,\s*exclude\s*=\s*\[[^\]]*\])?")
 
 
+def _joined_words(text: str) -> set[str]:
+    """The names :data:`_QUOTED_WORD` and :data:`_ADJACENT` join, unquoted (leading ``./``
+    dropped), that may be paths (a word character and a ``.`` or ``/``)."""
+    out = set()
+    words = [m.group(0) for m in _QUOTED_WORD.finditer(text) if re.search("[\"']", m.group(0))]
+    words = [re.sub(r"^[fFrRbBuU]{1,2}(?=[\"'])", "", w) for w in words]  # Python's prefixes
+    words = [w for w in words if not re.fullmatch(r""""[^"]*"|'[^']*'""", w)]  # one string
+    for raw in [*words, *(m.group(0) for m in _ADJACENT.finditer(text))]:
+        word = re.sub(r"""["'\s]""", "", raw)
+        word = re.sub(r"^(?:\.{1,2}/)+|^/+", "", word)
+        if re.search(r"\w", word) and re.search(r"[./]", word):
+            out.add(word)
+    return out
+
+
 def _patterns(texts: Iterable[tuple[Path, str]]) -> list[re.Pattern[str]]:
     found: dict[str, re.Pattern[str]] = {}
     for path, text in texts:
@@ -77,6 +97,9 @@ def _patterns(texts: Iterable[tuple[Path, str]]) -> list[re.Pattern[str]]:
             rx = _regex(tok)
             if rx is not None:
                 found[tok] = rx
+        for word in _joined_words(text):
+            if word not in found:
+                found[word] = _regex(word) or re.compile(rf"(?:^|/){re.escape(word)}$")
         for m in _LISTED.finditer(text):
             folder = next((g for g in m.groups() if g is not None), "").strip("/") or "."
             key = "\0" + folder

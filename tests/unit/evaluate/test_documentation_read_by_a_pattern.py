@@ -88,6 +88,8 @@ def test_a_markdown_table_a_build_reads_names_a_parameter(tmp_path: Path, read: 
         "cat docs/{1..3}.md docs/conf{i..j}g.md\n",  # a range
         "shopt -s extglob; cat docs/@(config|notes).md\n",  # bash's extended glob
         'cat docs/con"fig".md\n',  # a quoted piece the shell joins to its word
+        'cat "docs/"config.md\n',
+        'rows = open("docs/" "config.md").read()\n',  # strings joined by adjacency
         "cat docs/con\\fig.md\n",  # a backslash the shell drops
     ],
 )
