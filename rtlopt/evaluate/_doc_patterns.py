@@ -36,6 +36,16 @@ _WILD = re.compile(_VAR)
 _QUOTED_WORD = re.compile(r"""(?<![\w.\-/~"'])(?:[\w.\-/~]+|"[^"\s]*"|'[^'\s]*')+""")
 _ADJACENT = re.compile(r"""(?:"[^"\n]*"[ \t]*){2,}|(?:'[^'\n]*'[ \t]*){2,}""")
 _JOINED = re.compile(r"""["']\s*\+\s*[\w.()\[\]]+\s*\+\s*["']""")
+#: A string a variable ends or starts (``"docs/" + name``, ``name + ".md"``): its other end
+#: may be any name.
+_JOINED_END = re.compile(r"""(["'])\s*\+\s*[A-Za-z_][\w.()\[\]]*""")
+_JOINED_START = re.compile(r"""(?<![\w"'])[A-Za-z_][\w.()\[\]]*\s*\+\s*(["'])""")
+#: A Make function that builds names from pieces (``$(addsuffix .md,docs/config)``): each
+#: path-like piece may be any part of a name it builds.
+_MAKE_BUILD = re.compile(
+    r"\$[({](?:addprefix|addsuffix|join|subst|patsubst|foreach|call)\s([^()]*)"
+)
+_PIECE = re.compile(r"[\w.\-/~]*[./][\w.\-/~]*")
 #: A folder a script lists (every file in it may be read).
 _LISTED = re.compile(
     r"""(?:Path\s*\(\s*["']([^"'\n]*)["']\s*\)\s*\.\s*(?:iterdir|glob|rglob)"""
@@ -87,6 +97,11 @@ def _patterns(texts: Iterable[tuple[Path, str]]) -> list[re.Pattern[str]]:
         if path.name in _BAZEL or path.suffix == ".bzl":
             text = _GLOB_CALL.sub("glob()", text)
         text = _JOINED.sub("*", text)
+        text = _JOINED_START.sub(r"\1*", _JOINED_END.sub(r"*\1", text))
+        for m in _MAKE_BUILD.finditer(text):
+            for piece in _PIECE.findall(m.group(1)):
+                if re.search(r"\w", piece) and "\0" + piece not in found:
+                    found["\0" + piece] = re.compile(rf".*{re.escape(piece)}.*")
         for m in _TOKEN.finditer(text):
             tok = m.group(0)
             if tok in found or not _WILD.search(tok):

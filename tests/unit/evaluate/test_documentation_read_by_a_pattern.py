@@ -90,6 +90,9 @@ def test_a_markdown_table_a_build_reads_names_a_parameter(tmp_path: Path, read: 
         'cat docs/con"fig".md\n',  # a quoted piece the shell joins to its word
         'cat "docs/"config.md\n',
         'rows = open("docs/" "config.md").read()\n',  # strings joined by adjacency
+        "P := $(addsuffix .md,docs/config notes)\n",  # a Make function building names
+        "P := $(addprefix docs/,config.md)\n",
+        'rows = (Path("docs") / (name + ".md")).read_text()\n',  # a variable and a string
         "cat docs/con\\fig.md\n",  # a backslash the shell drops
     ],
 )
