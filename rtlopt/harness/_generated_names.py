@@ -13,6 +13,10 @@ Read from every text file of the repository but prose (a ``.md``/``.rst``/... pa
   module it declares with the keyword in pieces (``"mod" + "ule"``), under a name rtlopt
   cannot read: any name.
 
+* a library folder or file a build names (``-y build``, ``+libdir+gen``, ``-v gen/cells.v``)
+  that the repository does not hold, or names through a variable: written at run time, its
+  modules are unknown: any name.
+
 Fail closed: a name such a pattern may build is a name the repository may define."""
 
 from __future__ import annotations
@@ -54,6 +58,36 @@ _WORD = re.compile(rf"{_START}module(?![\w$])")
 _END = re.compile(rf"{_START}endmodule(?![\w$])")
 
 
+#: A library folder (``-y dir``, ``-ydir``, ``+libdir+dir``) or file (``-v cells.v``) a
+#: build reads modules from by the names instantiated.
+_LIBRARY = re.compile(
+    r"""(?:(?<![\w-])-y[ \t]*|\+libdir\+|(?<![\w-])-v[ \t]+(?=[^\s;'"`)]*\.s?v\b))"""
+    r"""([^\s;'"`)+]+)"""
+)
+
+
+#: A command before an option on its line whose ``-y`` is no library folder (``yes``).
+_NOT_A_BUILD = re.compile(
+    r"\b(?:apt|apt-get|yum|dnf|conda|mamba|pip3?|npm|brew|pacman|zypper|apk|choco|snap|"
+    r"add-apt-repository|rm|docker|podman)\b"
+)
+
+
+def _missing_libraries(root: Path, path: Path, text: str) -> list[tuple[re.Pattern[str], str]]:
+    """A library folder or file ``text`` names that is not in the repository (generated at
+    run time) or that a variable names: its modules may have any name."""
+    out: list[tuple[re.Pattern[str], str]] = []
+    for m in _LIBRARY.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if _NOT_A_BUILD.search(text[start : m.start()]):  # apt-get install -y iverilog
+            continue
+        lib = m.group(1)
+        here = [root / lib, path.parent / lib]
+        if re.search(r"[$%{`*?]", lib) or not any(p.exists() for p in here):
+            out.append((re.compile(".*"), f"line {line_of(text, m.start())}: {m.group(0)!r}"))
+    return out
+
+
 def _scan(path: Path, text: str) -> list[tuple[re.Pattern[str], str]]:
     """The names ``text`` (the file ``path``) may build, as patterns, with where and how."""
     out: list[tuple[re.Pattern[str], str]] = []
@@ -76,6 +110,10 @@ def _scan(path: Path, text: str) -> list[tuple[re.Pattern[str], str]]:
     return out
 
 
+#: A file holds none of these: nothing to read in it.
+_WORDS = (b"module", b"-y", b"-v", b"libdir")
+
+
 @functools.lru_cache(maxsize=8)
 def _patterns(root: Path, stamp: tuple[tuple[str, int], ...]) -> list[tuple[re.Pattern[str], str]]:
     out: list[tuple[re.Pattern[str], str]] = []
@@ -87,12 +125,14 @@ def _patterns(root: Path, stamp: tuple[tuple[str, int], ...]) -> list[tuple[re.P
             data = f.read_bytes()
         except OSError:
             continue
-        if b"module" not in data or b"\0" in data[:8192]:
+        if b"\0" in data[:8192] or not any(w in data for w in _WORDS):
             continue
         if len(data) > _SCANNED_BYTES:  # too large to read: a generator, for all we know
             out.append((re.compile(".*"), f"{rel}: too large to read"))
             continue
-        out += [(rx, f"{rel} {why}") for rx, why in _scan(f, data.decode(errors="replace"))]
+        text = data.decode(errors="replace")
+        found = _scan(f, text) + _missing_libraries(root, f, text)
+        out += [(rx, f"{rel} {why}") for rx, why in found]
     return out
 
 

@@ -62,3 +62,22 @@ def test_the_literal_pieces_of_a_built_name_are_kept(tmp_path: Path) -> None:
 )
 def test_a_literal_name_or_prose_builds_no_name(tmp_path: Path, rel: str, body: str) -> None:
     assert not _matches(tmp_path, "helper", {rel: body})
+
+
+@pytest.mark.parametrize(
+    ("line", "any_name"),
+    [
+        ("\tiverilog -y build -o sim.vvp acc.v tb.v\n", True),  # build/ is written at run time
+        ("\tiverilog -ybuild acc.v\n", True),
+        ("\tverilator +libdir+gen acc.v\n", True),
+        ("\tiverilog -v gen/cells.v acc.v\n", True),
+        ("\tiverilog -y $(LIB) acc.v\n", True),  # a variable: any folder
+        ("\tiverilog -y lib acc.v\n", False),  # in the repository: its names are read
+        ("\tsudo apt-get install -y iverilog\n", False),
+    ],
+)
+def test_a_library_the_repository_does_not_hold_may_define_any_name(
+    tmp_path: Path, line: str, any_name: bool
+) -> None:
+    files = {"Makefile": "sim:\n" + line, "lib/cell.v": "module cell; endmodule\n"}
+    assert _matches(tmp_path, "helper", files) is any_name
