@@ -18,6 +18,7 @@ from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
     from rtlopt.evaluate._alternatives import OtherBuilds
+    from rtlopt.evaluate._preprocess import Preprocessed
     from rtlopt.frontend._open_inputs import OpenInput
 
 log = logging.getLogger(__name__)
@@ -51,14 +52,21 @@ def view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
 
 
-def placed_state(s: EvalSetup, c: Candidate) -> str:
+def placed_state(s: EvalSetup, c: Candidate, pp: Preprocessed) -> str:
     """Why the candidate written back reads otherwise than its proof: another pass-through
-    state left after it (``_placement.state_left``), a language mode or directive state a
-    build of the repository compiles it in where it does not compile (``_build_modes``)."""
+    state left after it (``_placement.state_left``), one a macro of it writes (its
+    preprocessed text ``pp``: ``_placement.macro_made_state``), a language mode or directive
+    state a build of the repository compiles it in where it does not compile
+    (``_build_modes``)."""
     from rtlopt.evaluate._build_modes import build_mode_unchecked
+    from rtlopt.evaluate._placement import macro_made_state
 
     assert s.unit is not None
-    return s.unit.state_left(c.text) or build_mode_unchecked(s.design, c.text, c.dir, s.workdir)
+    return (
+        s.unit.state_left(c.text)
+        or macro_made_state(c.text, pp.text, pp.lines)
+        or build_mode_unchecked(s.design, c.text, c.dir, s.workdir)
+    )
 
 
 def view_build_modes(s: EvalSetup, c: Candidate) -> EvalResult | None:

@@ -19,7 +19,6 @@ from rtlopt.evaluate._messages import (
     mismatch_reason,
     no_verdict_reason,
 )
-from rtlopt.evaluate._placement import macro_made_state
 from rtlopt.evaluate._power_up import power_up_unchecked
 from rtlopt.evaluate._qualifier_rules import qualifier_claims
 from rtlopt.evaluate._screen_checks import (
@@ -119,8 +118,7 @@ def preprocess_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
     off = (
         copies(c.text, name)
         or outside_directives(c.text, s.unit.reference_file_text(), name)
-        or placed_state(s, c)  # the state it leaves after it, the modes a build reads it in
-        or macro_made_state(c.text, pp.text, pp.lines)  # a directive a macro writes
+        or placed_state(s, c, pp)  # the state it leaves after it, the modes a build reads it in
         or switched_off_change(pp.off, s.unit.reference_off())
     )
     off = off or power_up_unchecked(s, c, pp.text)
