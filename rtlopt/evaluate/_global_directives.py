@@ -34,9 +34,10 @@ __all__ = ["global_directive_problem"]
 #: reads its own) and the place markers.
 _LOCAL = frozenset({*PREPROCESSOR_DIRECTIVES, "default_nettype", "__FILE__", "__LINE__"})
 
-#: A backtick word (read from the text with comments and strings blanked): a directive of
-#: the screen's vocabulary (the standard and the legacy ones), else a macro's use (outside
-#: modules judged by ``_placement.state_left``; the screen admits the repository's only).
+#: A backtick word (read from the text with comments blanked, strings kept: a
+#: ```begin_keywords``'s version is part of it): a directive of the screen's vocabulary (the
+#: standard and the legacy ones), else a macro's use (outside modules judged by
+#: ``_placement.state_left``; the screen admits the repository's only).
 _WORD = re.compile(r"`([A-Za-z_]\w*)")
 
 #: The state kinds a module is read in that its proof cannot see (the time unit/precision
@@ -48,7 +49,7 @@ _DEFAULTS = frozenset({"`endcelldefine", "`nounconnected_drive"})
 
 
 def _tokens(code: str) -> list[tuple[int, str]]:
-    """The global-effect directives of ``code`` (comments and strings blanked): offset and
+    """The global-effect directives of ``code`` (comments blanked): offset and
     text with white space removed (a pass-through one with its arguments, another with the
     rest of its line)."""
     passed = {m.start(): m for m in PASS_THROUGH_TOKEN.finditer(code)}
@@ -110,9 +111,9 @@ def global_directive_problem(
     ``span``, read after the directives ``before``) may change what the whole simulation
     reads: a global-effect directive the repository's file does not have, or a module of it
     read in another time scale / cell marking / pull than the repository's module; or ""."""
-    code = blank_comments(text)
+    code = blank_comments(text, strings=False)
     mine = _tokens(code)
-    ref_code = blank_comments(file_text)
+    ref_code = blank_comments(file_text, strings=False)
     if not mine and not _TIME_DECL.search(code) and not _TIME_DECL.search(ref_code):
         return ""
     theirs = _tokens(ref_code)

@@ -79,3 +79,9 @@ def test_a_module_declaring_another_time_precision_is_unchecked(
     body = "  assign y = s ? a : b;\nendmodule\n"
     file_text = "`timescale 1ns/1ps\n" + head + ref_decl + body
     assert bool(_why(head + cand_decl + body, file_text)) is refused
+
+
+def test_a_keyword_set_of_another_version_is_unchecked() -> None:
+    file_text = '`begin_keywords "1800-2017"\n' + MUX + "`end_keywords\n"
+    assert _why('`begin_keywords "1364-1995"\n' + MUX + "`end_keywords\n", file_text)
+    assert not _why('`begin_keywords "1800-2017"\n' + MUX + "`end_keywords\n", file_text)
