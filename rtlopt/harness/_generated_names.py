@@ -13,6 +13,9 @@ Read from every text file of the repository but prose (a ``.md``/``.rst``/... pa
   module it declares with the keyword in pieces (``"mod" + "ule"``), under a name rtlopt
   cannot read: any name.
 
+* a module name of a text (a template's ``module TEMPLATE (``) that a script substitutes
+  (``sed s/TEMPLATE/helper/``, ``.replace("TEMPLATE", cell)``, ``string map {TEMPLATE x}``):
+  the name it puts there, any name where a variable gives it;
 * a library folder or file a build names (``-y build``, ``+libdir+gen``, ``-v gen/cells.v``)
   that the repository does not hold, or names through a variable: written at run time, its
   modules are unknown: any name.
@@ -111,12 +114,52 @@ def _scan(path: Path, text: str) -> list[tuple[re.Pattern[str], str]]:
 
 
 #: A file holds none of these: nothing to read in it.
-_WORDS = (b"module", b"-y", b"-v", b"libdir")
+_WORDS = (b"module", b"-y", b"-v", b"libdir", b"s/", b"replace", b"sub", b"map", b"s|", b"s#")
+
+#: A module declaration with a plain name (a header follows).
+_DECLARED = re.compile(r"(?<![\w$`.])module[ \t]+([A-Za-z_][\w$]*)[ \t]*(?:[(#;]|\\n|$)", re.M)
+#: A substitution of a word: sed/perl ``s/A/B/``, ``.replace("A", B)``, ``re.sub("A", B``,
+#: Tcl ``string map {A B}``.
+_SUBSTITUTIONS = (
+    re.compile(r"(?<![\w$])s([/|#,:@!])([A-Za-z_][\w$]*)\1([^\n]*?)\1"),
+    re.compile(r"""\b(?:replace|sub|gsub)\s*\(\s*r?()["']([A-Za-z_][\w$]*)["']\s*,\s*([^,)\n]*)"""),
+    re.compile(r"string\s+map\s+()\{\s*([A-Za-z_][\w$]*)\s+([^\s}]+)"),
+)
+
+
+def _substitutions(text: str) -> list[tuple[str, str, str]]:
+    """``(word, what replaces it, where)`` of each substitution of ``text`` (a function's
+    argument: a literal only where quoted; an unquoted word there is a variable)."""
+    out = []
+    for k, rx in enumerate(_SUBSTITUTIONS):
+        for m in rx.finditer(text):
+            new = m.group(3).strip()
+            new = new if k != 1 or new[:1] in "\"'" else "$" + new
+            out.append((m.group(2), new, f"line {line_of(text, m.start())}"))
+    return out
+
+
+def _substituted(
+    declared: set[str], subs: list[tuple[str, str, str, str]]
+) -> list[tuple[re.Pattern[str], str]]:
+    """The names the substitutions ``subs`` (word, replacement, file, where) put in place of
+    a declared module name: the replacement, quotes aside; any name where it is no literal
+    (a variable, a back reference)."""
+    out = []
+    for word, new, rel, where in subs:
+        if word not in declared:
+            continue
+        plain = re.fullmatch(r"""["']?([A-Za-z_][\w$]*)["']?""", new)
+        rx = re.compile(re.escape(plain.group(1)) if plain else ".*")
+        out.append((rx, f"{rel} {where}: {word} replaced by {new[:30]!r}"))
+    return out
 
 
 @functools.lru_cache(maxsize=8)
 def _patterns(root: Path, stamp: tuple[tuple[str, int], ...]) -> list[tuple[re.Pattern[str], str]]:
     out: list[tuple[re.Pattern[str], str]] = []
+    declared: set[str] = set()
+    subs: list[tuple[str, str, str, str]] = []
     for rel, _ in stamp:
         f = root / rel
         if f.suffix.lower() in _PROSE:
@@ -133,7 +176,10 @@ def _patterns(root: Path, stamp: tuple[tuple[str, int], ...]) -> list[tuple[re.P
         text = data.decode(errors="replace")
         found = _scan(f, text) + _missing_libraries(root, f, text)
         out += [(rx, f"{rel} {why}") for rx, why in found]
-    return out
+        declared.update(_DECLARED.findall(text))
+        if f.suffix.lower() not in _VERILOG:
+            subs += [(a, b, rel, where) for a, b, where in _substitutions(text)]
+    return out + _substituted(declared, subs)
 
 
 def generated_module_names(root: Path) -> list[tuple[re.Pattern[str], str]]:

@@ -81,3 +81,21 @@ def test_a_library_the_repository_does_not_hold_may_define_any_name(
 ) -> None:
     files = {"Makefile": "sim:\n" + line, "lib/cell.v": "module cell; endmodule\n"}
     assert _matches(tmp_path, "helper", files) is any_name
+
+
+@pytest.mark.parametrize(
+    ("script", "name"),
+    [
+        ("\tsed 's/TEMPLATE/helper/g' cell.v.in > build/helper.v\n", "helper"),
+        ("\tsed -e s/TEMPLATE/$(CELL)/ cell.v.in > build/x.v\n", "anything"),
+        ('open("b/x.v", "w").write(t.replace("TEMPLATE", cell))\n', "anything"),
+        ('open("b/x.v", "w").write(re.sub("TEMPLATE", "helper", t))\n', "helper"),
+        ("puts $f [string map {TEMPLATE helper} $t]\n", "helper"),
+    ],
+)
+def test_a_template_module_a_script_renames_may_take_the_new_name(
+    tmp_path: Path, script: str, name: str
+) -> None:
+    files = {"cell.v.in": "module TEMPLATE (input a);\nendmodule\n", "gen": script}
+    assert _matches(tmp_path, name, files)
+    assert not _matches(tmp_path / "b", name, {**files, "cell.v.in": "// no module\n"})
