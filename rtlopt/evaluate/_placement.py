@@ -25,6 +25,7 @@ from rtlopt.verilog import (
 __all__ = [
     "PASS_DIRECTIVE",
     "last_state",
+    "macro_made_in",
     "macro_made_state",
     "repository_includes",
     "state_left",
@@ -265,11 +266,21 @@ def macro_made_state(text: str, preprocessed: str, lines: Sequence[int]) -> str:
     proof restores but the files after it, written back, would read; or ""."""
     code = blank_comments(preprocessed, strings=False).split("\n")
     body = "\n".join(c for c, n in zip(code, lines, strict=False) if n)
-    count = Counter("".join(m.group(0).split()) for m in PASS_DIRECTIVE.finditer(body))
-    count.subtract(
-        "".join(m.group(0).split())
-        for m in PASS_DIRECTIVE.finditer(blank_comments(text, strings=False))
-    )
+    return macro_made_in(text, body)
+
+
+def macro_made_in(text: str, body: str, context: str = "") -> str:
+    """:func:`macro_made_state` on ``body``, the candidate ``text`` with its macros expanded
+    (comments blanked, directives kept), which holds ``context`` (the directives printed
+    for an empty text) besides."""
+
+    def tokens(t: str) -> Counter[str]:
+        code = blank_comments(t, strings=False)
+        return Counter("".join(m.group(0).split()) for m in PASS_DIRECTIVE.finditer(code))
+
+    count = tokens(body)
+    count.subtract(tokens(text))
+    count.subtract(tokens(context))
     made = sorted(d for d, n in count.items() if n > 0)
     if not made:
         return ""

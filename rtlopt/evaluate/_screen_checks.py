@@ -47,9 +47,27 @@ def view_state_left(s: EvalSetup, c: Candidate) -> EvalResult | None:
     whole = t.file.read_text(errors="replace")
     copy = directives_before_module(c.text)
     why = state_left(c.text, whole, (t.start, t.end), [], t.name, copy_of_file=copy)
+    why = why or _view_macro_made(s, c)
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
+
+
+def _view_macro_made(s: EvalSetup, c: Candidate) -> str:
+    """A pass-through directive a macro of the candidate writes (``_placement.macro_made_in``
+    on its text expanded by slang, directives kept); one slang cannot expand: unchecked."""
+    from rtlopt.evaluate._placement import macro_made_in
+    from rtlopt.harness._expanded import expanded, uses_macros
+    from rtlopt.verilog import blank_comments
+
+    if not uses_macros(blank_comments(c.text, strings=False)):
+        return ""
+    try:
+        body = expanded(c.text, s.design, directives=True)
+        context = expanded("", s.design, directives=True)
+    except RuntimeError as exc:
+        return f"the candidate's macros cannot be expanded to read the directives they set ({exc})"
+    return macro_made_in(c.text, body, context)
 
 
 def placed_state(s: EvalSetup, c: Candidate, pp: Preprocessed) -> str:

@@ -61,9 +61,10 @@ def parsed(text: str, design: Design) -> tuple[Any, Any, int]:
     return tree, sm, len(head)
 
 
-def expanded(text: str, design: Design) -> str:
+def expanded(text: str, design: Design, *, directives: bool = False) -> str:
     """``text`` with its macros expanded in the design's context (``include`` lines and
-    comments dropped, line breaks kept).
+    comments dropped, line breaks kept; ``directives``: the compiler directives kept, the
+    context's among them, a macro's use printed before what it expands to).
 
     Raises:
         RuntimeError: slang cannot expand it.
@@ -75,7 +76,7 @@ def expanded(text: str, design: Design) -> str:
         printer = syntax.SyntaxPrinter()
         printer.setExpandMacros(True)
         printer.setExpandIncludes(False)
-        printer.setIncludeDirectives(False)
+        printer.setIncludeDirectives(directives)
         printer.setIncludeComments(False)
         printer.print(tree.root)
         return str(printer.str())

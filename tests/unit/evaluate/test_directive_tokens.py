@@ -98,3 +98,23 @@ def test_the_verilog_view_of_another_file_keeps_a_directive_after_code() -> None
 
     view = verilog_view("Notes.\nmodule m; endmodule `default_nettype none\nprose `define X 1\n")
     assert "`default_nettype none" in view and "`define X 1" in view and "prose" not in view
+
+
+@pytest.mark.tools
+@pytest.mark.parametrize(("use", "made"), [("`NONE", True), ("`W", False), ("", False)])
+def test_the_view_path_reads_a_directive_a_macro_writes(
+    tmp_path: Path, use: str, made: bool
+) -> None:
+    from rtlopt.config import Config
+    from rtlopt.evaluate._placement import macro_made_in
+    from rtlopt.frontend import load_design
+    from rtlopt.harness._expanded import expanded
+
+    head = "module top (input logic [3:0] a, output logic [3:0] y);\n"
+    f = tmp_path / "top.sv"
+    f.write_text("`define NONE `default_nettype none\n`define W 4\n" + head + "endmodule\n")
+    design = load_design(f, "top", Config().project)
+    cand = f"{head}{use}\n  assign y = ~a;\nendmodule\n"
+    body = expanded(cand, design, directives=True)
+    context = expanded("", design, directives=True)
+    assert bool(macro_made_in(cand, body, context)) is made, body
