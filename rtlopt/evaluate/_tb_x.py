@@ -35,6 +35,16 @@ directive: a build outside rtlopt's configuration may set any macro):
   :func:`._tb_x_bodies.outside`), and, in a file the build compiles, the inputs the instance
   analysis finds fed when it elaborates the repository under those macros
   (:mod:`._tb_x_configs`);
+- in a text the elaboration reads (a compiled file or a header it includes), any text of a
+  branch inactive under the configured defines that a build enters (class E: a write of a
+  macro whose value is x, of an undriven variable, any value; an ```elsif`` branch; the
+  ```else`` of a configured ``SYNTHESIS`` that a simulation build leaves undefined; a
+  ```define`` there): the inputs the instance analysis finds fed, beyond what it finds
+  under the configured defines, when it elaborates the repository under the macros
+  entering the branch (:func:`._tb_x_defines.entering`), as many branches together as one
+  build may enter (:func:`_merged`); outside the same bodies. A configuration the
+  elaboration cannot read, or past :data:`._tb_x_configs._MAX_CONFIGS` value combinations,
+  feeds every input;
 - anywhere, a write through a clocking block or a virtual interface handle (any dotted write
   in a class where the repository declares a virtual interface), a DPI import whose result
   or ``output`` argument is 4-state, a call of a non-standard system task or function with
@@ -50,6 +60,7 @@ from typing import Any
 
 from rtlopt.evaluate import _tb_x_bodies as tb
 from rtlopt.evaluate import _tb_x_forms as tf
+from rtlopt.evaluate._tb_x_defines import Entry
 from rtlopt.frontend.model import Design
 
 __all__ = ["TbX", "instance_read", "tb_x_inputs", "text_x"]
@@ -223,23 +234,27 @@ def _defined_x(
     read: set[Path],
     built: set[Path],
 ) -> TbX:
-    """The inputs fed when a Verilog text of the repository writes x/z under a directive
-    whose macro a build of the repository defines (:mod:`._tb_x_defines`), outside the
-    ``skips`` (the bodies of the target's own units, which the elaboration reads under the
-    configured defines, and bodies outside the hierarchies holding the target); in a file the
-    build compiles (``built``), by the instance analysis under those macros
-    (:mod:`._tb_x_configs`), else every input (``read``: the texts the elaboration reads,
-    whose ```define`` it applies)."""
+    """The inputs fed in a configuration another build of the repository uses: where a
+    Verilog text writes x/z under a directive whose macro a build defines
+    (:mod:`._tb_x_defines`), or where a text the elaboration reads holds a branch a build
+    enters (any text: a write of a macro whose value is x, of an undriven variable), outside
+    the ``skips`` (the bodies of the target's own units, which the elaboration reads under
+    the configured defines, and bodies outside the hierarchies holding the target). The
+    instance analysis elaborates the repository under the macros entering the branch
+    (:mod:`._tb_x_configs`); an x literal in a file the build does not compile (``built``),
+    a branch no single definition enters, feeds every input (``read``: the texts the
+    elaboration reads, whose ```define`` it applies)."""
     from rtlopt.evaluate import _tb_x_configs as tc
     from rtlopt.evaluate import _tb_x_defines as td
 
     defined: set[str] | None = None
     runtime: str | None = None
     root = Path(design.root)
-    switched: dict[frozenset[str], str] = {}
+    switched: dict[Entry, str] = {}
+    branches: dict[Entry, str] = {}
     for path in sorted(every, key=str):
         code = every[path]
-        if "`" not in code or not tf.x_literals(code):
+        if "`" not in code:
             continue
         if defined is None:
             defined = td.build_macros(
@@ -248,23 +263,52 @@ def _defined_x(
                 design.defines,
             )
             runtime = td.runtime_defines(texts.values())
-        hits = td.written_x_all(code, defined, runtime is not None, skips.get(path, []),
-                                design.defines)  # fmt: skip
+        r, skip, on = path.resolve(), skips.get(path, []), design.defines
+        hits = (
+            td.written_x_all(code, defined, runtime is not None, skip, on)
+            if tf.x_literals(code)
+            else []
+        )
         for line, macro, levels in hits:
-            how = f"a build defines {macro}" if macro in defined else f"{runtime!r} names it"
-            where = (
-                f"{_relative(path, root)}:{line}: an x/z value written under `{macro} "
-                f"({how}: the repository's own build elaborates it; rtlopt's defines do not "
-                "set it"
-            )
-            needed = tc.switched_macros(levels, design.defines)
-            if needed is None or path.resolve() not in built:
+            where = _where(path, root, line, macro, defined, runtime, "an x/z value written")
+            needed = tc.switched_macros(levels, on)
+            if needed is None or r not in built:
                 log.info("%s: inputs fed x: %s", design.target.name, where)
                 return TbX(inputs, True, where + "; feeding every input x)")
-            switched.setdefault(frozenset(needed), where)
-    if not switched:
+            switched.setdefault((frozenset(needed), frozenset()), where)
+        if r not in built and r not in read:
+            continue  # no build rtlopt reads compiles it: judged as a testbench (text_x)
+        for line, macro, entry in td.branch_lines(code, defined, runtime is not None, skip, on):
+            dropped = not entry[0] - set(on)
+            where = _where(path, root, line, macro, defined, runtime, "a branch's text", dropped)
+            branches.setdefault(entry, where)
+    if not switched and not branches:
         return TbX()
-    return _elaborated(design, inputs, texts, every, switched, built, None if runtime else defined)
+    others = None if runtime else defined
+    return _elaborated(design, inputs, texts, every, (switched, branches), built, others)
+
+
+def _where(
+    path: Path,
+    root: Path,
+    line: int,
+    macro: str,
+    defined: set[str],
+    runtime: str | None,
+    what: str,
+    dropped: bool = False,
+) -> str:
+    """The place and the build of a text written only in another build's configuration."""
+    if dropped:
+        how = f"rtlopt's defines set {macro}; a build may leave it undefined"
+    elif macro in defined:
+        how = f"a build defines {macro}"
+    else:
+        how = f"{runtime!r} names it"
+    return (
+        f"{_relative(path, root)}:{line}: {what} under `{macro} ({how}: the repository's own "
+        "build elaborates it; rtlopt's defines do not enter the branch"
+    )
 
 
 def _elaborated(
@@ -272,29 +316,69 @@ def _elaborated(
     inputs: tuple[str, ...],
     texts: dict[Path, str],
     every: dict[Path, str],
-    switched: dict[frozenset[str], str],
+    configs: tuple[dict[Entry, str], dict[Entry, str]],
     built: set[Path],
     defined: set[str] | None,
 ) -> TbX:
-    """The inputs the instance analysis finds fed with each set of ``switched`` macros
-    defined (:func:`._tb_x_configs.fed_under`), beside the other macros a build may define
-    (``defined``; None: any, named at run time) that a compiled text's directive tests."""
+    """The inputs the instance analysis finds fed, beyond what it finds under rtlopt's own
+    defines, in each configuration (:func:`._tb_x_configs.fed_under`): for an x literal
+    under a build's macro (``configs[0]``), its macros defined beside every value
+    combination of the other macros a build may define (``defined``; None: any, named at
+    run time) that a compiled text's directive tests; for the branches a build enters
+    (``configs[1]``), their macros defined and configured ones undefined, as many together
+    as one build may (:func:`_merged`: two branches' texts meet, a stimulus and what
+    connects it)."""
     from rtlopt.evaluate import _tb_x_configs as tc
-    from rtlopt.frontend._open_inputs import fed_ports
+    from rtlopt.frontend._open_inputs import fed_ports, open_inputs
 
-    found: list[Any] = []
+    try:
+        default = {_key(o) for o in open_inputs(design)}
+    except RuntimeError:
+        default = set()  # judged unchecked by the screen (open_inputs_reason)
+    literal, branches = configs
     governing = {n for p, c in every.items() if p.resolve() in built for n in tc.conditions(c)}
-    for needed, where in switched.items():
-        others = {m for m in governing - needed if defined is None or m in defined}
-        others -= set(design.defines)
-        got = tc.fed_under(design, set(needed), others, list(texts.values()))
+    runs: list[tuple[Entry, set[str], str]] = []
+    for (needed, off), where in literal.items():
+        others = {m for m in governing - needed - off if defined is None or m in defined}
+        runs.append(((needed, off), others - set(design.defines), where))
+    for (defs, undefs), where in _merged(branches, set(design.defines)):
+        runs.append(((defs, undefs), set(), where))
+    log.info("%s: %d configurations of other builds", design.target.name, len(runs))
+    found: list[Any] = []
+    first = ""
+    memo: dict[frozenset[tuple[str, str]], list[object]] = {}
+    for (needed, off), others, where in runs:
+        got = tc.fed_under(design, set(needed), others, list(texts.values()), off, memo)
         if got is None:
             log.info("%s: inputs fed x: %s", design.target.name, where)
             return TbX(inputs, True, where + "; no elaboration under it: feeding every input x)")
-        found += got
+        new = [o for o in got if _key(o) not in default and o not in found]
+        if new and not first:
+            at = new[0].source(design.target.name, design.root)  # type: ignore[attr-defined]
+            first = f"{where}; elaborated so: {at})"
+        found += new
     ports, z = fed_ports(found)
     if not ports:
         return TbX()
-    first = found[0].source(design.target.name, design.root)
-    where = next(iter(switched.values()))
-    return TbX(ports, z, f"{where}; elaborated so: {first})", tuple(found))
+    return TbX(ports, z, first, tuple(found))
+
+
+def _merged(branches: dict[Entry, str], on: set[str]) -> list[tuple[Entry, str]]:
+    """The configurations entering every branch of ``branches`` (each: the macros defined
+    and left undefined), as few as may be: a branch joins the first configuration it does
+    not contradict; each as (macros to define, configured ones to undefine), where."""
+    groups: list[tuple[set[str], set[str], str]] = []
+    for (defs, undefs), where in sorted(branches.items(), key=lambda e: sorted(map(sorted, e[0]))):
+        for g in groups:
+            if not defs & g[1] and not undefs & g[0]:
+                g[0].update(defs)
+                g[1].update(undefs)
+                break
+        else:
+            groups.append((set(defs), set(undefs), where))
+    return [((frozenset(d - on), frozenset(u & on)), w) for d, u, w in groups]
+
+
+def _key(o: Any) -> tuple[object, ...]:
+    """What tells an instance's x apart across configurations."""
+    return (o.instance, o.port, o.kind, o.net, str(o.net_file), o.net_line, o.bits, str(o.value))

@@ -81,12 +81,18 @@ def _values(name: str, texts: Iterable[str]) -> set[str] | None:
 
 
 def fed_under(
-    design: Design, macros: set[str], others: set[str], texts: list[str]
+    design: Design,
+    macros: set[str],
+    others: set[str],
+    texts: list[str],
+    off: frozenset[str] = frozenset(),
+    memo: dict[frozenset[tuple[str, str]], list[object]] | None = None,
 ) -> list[object] | None:
     """The :class:`~rtlopt.frontend._open_inputs.OpenInput` the repository's instances feed
     with ``macros`` defined and each of ``others`` (the macros a build may define that govern
-    a directive of a compiled text) undefined or defined, over every value combination (see
-    the module's docstring), or None (fail closed)."""
+    a directive of a compiled text) undefined or defined, and the configured macros ``off``
+    undefined, over every value combination (see the module's docstring), or None (fail
+    closed); ``memo`` keeps each elaboration's findings by its defines."""
     from rtlopt.frontend._open_inputs import open_inputs
 
     values: dict[str, list[str | None]] = {}
@@ -102,10 +108,15 @@ def fed_under(
     found: list[object] = []
     for combo in combos:
         chosen = {m: v for m, v in zip(values, combo, strict=True) if v is not None}
-        defines: Mapping[str, str] = {**design.defines, **chosen}
+        kept = {k: v for k, v in design.defines.items() if k not in off}
+        defines: Mapping[str, str] = {**kept, **chosen}
         other = replace(design, sources=replace(design.sources, defines=dict(defines)))
+        seen = frozenset(defines.items())
+        memo = {} if memo is None else memo
         try:
-            found += open_inputs(other)
+            if seen not in memo:
+                memo[seen] = list(open_inputs(other))
+            found += memo[seen]
         except Exception as exc:  # noqa: BLE001 - no elaboration: fail closed
             log.info("%s: no elaboration under %s: %s", design.target.name, defines, exc)
             return None

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from rtlopt.evaluate import _tb_x_forms as tf
 
 __all__ = [
+    "branch_lines",
     "build_macros",
     "governed_macros",
     "own_spans",
@@ -180,18 +181,92 @@ def written_x(
     the ``configured`` defines, outside ``skip``: (line, macro)."""
     hits = written_x_all(code, defined, runtime, skip, configured)
     return (hits[0][0], hits[0][1]) if hits else None
-    governed: dict[int, list[set[str]]] | None = None
-    for at in tf.x_literals(code):
-        if any(a <= at < b for a, b in skip):
+
+
+#: A directive line that only selects a branch: no text of its own.
+_SELECTING = re.compile(r"`(?:ifdef|ifndef|elsif|else|endif)\b")
+#: What enters a branch: the macros defined and those undefined.
+Entry = tuple[frozenset[str], frozenset[str]]
+
+
+def entering(code: str, configured: Iterable[str] = ()) -> dict[int, Entry | None]:
+    """For each line of ``code`` in a branch inactive under the ``configured`` defines, the
+    macros a build entering it defines and those it leaves undefined (every directive level of
+    the line, active ones too: the ```elsif N`` of ```ifdef M`` is entered with ``M``
+    undefined and ``N`` defined, the ```else`` of ```ifdef SYNTHESIS`` by leaving a
+    configured ``SYNTHESIS`` undefined), or None where no build enters it (```ifdef M`` ...
+    ```elsif M``)."""
+    on = set(configured)
+    out: dict[int, Entry | None] = {}
+    #: per level: the chain's earlier conditions negated, this branch's, it holds, one taken
+    stack: list[tuple[Entry, Entry, bool, bool]] = []
+    none: frozenset[str] = frozenset()
+    line = 1
+    for m in _COND.finditer(code):
+        here = tf.line_of(code, m.start())
+        _enter(out, stack, range(line, here + 1), on)
+        line = here
+        kind, name = m.group(1), m.group(2)
+        n = frozenset({name} if name else ())
+        if kind in ("ifdef", "ifndef"):
+            holds = (name in on) == (kind == "ifdef")
+            cond, neg = ((n, none), (none, n)) if kind == "ifdef" else ((none, n), (n, none))
+            stack.append((neg, cond, holds, holds))
+        elif kind == "elsif" and stack:
+            neg, _, _, taken = stack[-1]
+            holds = not taken and name in on
+            stack[-1] = ((neg[0], neg[1] | n), (neg[0] | n, neg[1]), holds, taken or holds)
+        elif kind == "else" and stack:
+            neg, _, _, taken = stack[-1]
+            stack[-1] = (neg, neg, not taken, True)
+        elif kind == "endif" and stack:
+            stack.pop()
+    _enter(out, stack, range(line, code.count("\n") + 2), on)
+    return out
+
+
+def _enter(
+    out: dict[int, Entry | None],
+    stack: list[tuple[Entry, Entry, bool, bool]],
+    lines: range,
+    on: set[str],
+) -> None:
+    if all(s[2] for s in stack):
+        return
+    defs = frozenset().union(*(s[1][0] for s in stack))
+    undefs = frozenset().union(*(s[1][1] for s in stack))
+    entry = None if defs & undefs else (defs, undefs)
+    for n in lines:
+        out.setdefault(n, entry)
+
+
+def branch_lines(
+    code: str,
+    defined: set[str],
+    runtime: bool,
+    skip: list[tuple[int, int]],
+    configured: Iterable[str] = (),
+) -> list[tuple[int, str, Entry]]:
+    """Every line of ``code`` (stripped) holding text (any code: a write of a value that may
+    be x without an x literal, ```SEL_UNKNOWN``, an undriven ``reg``, a ```define``) in a
+    branch inactive under the ``configured`` defines that a build of the repository may
+    enter (:func:`entering`: each macro it defines is in ``defined``, any when ``runtime``;
+    a configured one it undefines any build may leave undefined), outside ``skip``:
+    (line, a macro entering it, the macros defined and left undefined)."""
+    out: list[tuple[int, str, Entry]] = []
+    if "`" not in code:
+        return out
+    on = set(configured)
+    starts = [0, *(m.end() for m in re.finditer(r"\n", code))]
+    for line, entry in sorted(entering(code, configured).items()):
+        if line > len(starts) or entry is None:
+            continue  # past the end, or a branch no definition enters
+        at = starts[line - 1]
+        end = code.find("\n", at)
+        text = code[at : end if end >= 0 else len(code)].strip()
+        if not text or _SELECTING.match(text) or any(a <= at < b for a, b in skip):
             continue
-        if governed is None:
-            governed = governed_macros(code, configured)
-        line = tf.line_of(code, at)
-        levels = governed.get(line)
-        if not levels:
-            continue
-        known = defined | set(configured)
-        if runtime or all(ms & known for ms in levels):
-            hit = sorted(set().union(*levels) & known) or sorted(set().union(*levels))
-            return line, hit[0] if hit else "?"
-    return None
+        add, drop = entry[0] - on, entry[1] & on
+        if runtime or add <= defined:
+            out.append((line, sorted(add or drop or {"?"})[0], entry))
+    return out
