@@ -325,9 +325,10 @@ def _elaborated(
     under a build's macro (``configs[0]``), its macros defined beside every value
     combination of the other macros a build may define (``defined``; None: any, named at
     run time) that a compiled text's directive tests; for the branches a build enters
-    (``configs[1]``), their macros defined and configured ones undefined, as many together
-    as one build may (:func:`_merged`: two branches' texts meet, a stimulus and what
-    connects it)."""
+    (``configs[1]``), their macros defined and configured ones undefined, each alone (one
+    branch's driver may hide another's undriven variable) and as many together as one build
+    may (:func:`_merged`: two branches' texts meet, a stimulus and what connects it); each
+    set of defines is elaborated once."""
     from rtlopt.evaluate import _tb_x_configs as tc
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs
 
@@ -337,18 +338,19 @@ def _elaborated(
         default = set()  # judged unchecked by the screen (open_inputs_reason)
     literal, branches = configs
     governing = {n for p, c in every.items() if p.resolve() in built for n in tc.conditions(c)}
-    runs: list[tuple[Entry, set[str], str]] = []
+    runs: list[tuple[Entry, frozenset[str], str]] = []
     for (needed, off), where in literal.items():
         others = {m for m in governing - needed - off if defined is None or m in defined}
-        runs.append(((needed, off), others - set(design.defines), where))
-    for (defs, undefs), where in _merged(branches, set(design.defines)):
-        runs.append(((defs, undefs), set(), where))
+        runs.append(((needed, off), frozenset(others - set(design.defines)), where))
+    on = set(design.defines)
+    alone = {(d - on, u & on): w for (d, u), w in branches.items()}  # a text may hide another's
+    runs += [(e, frozenset(), w) for e, w in [*alone.items(), *_merged(branches, on)]]
     log.info("%s: %d configurations of other builds", design.target.name, len(runs))
     found: list[Any] = []
     first = ""
     memo: dict[frozenset[tuple[str, str]], list[object]] = {}
-    for (needed, off), others, where in runs:
-        got = tc.fed_under(design, set(needed), others, list(texts.values()), off, memo)
+    for (needed, off), also, where in runs:
+        got = tc.fed_under(design, set(needed), set(also), list(texts.values()), off, memo)
         if got is None:
             log.info("%s: inputs fed x: %s", design.target.name, where)
             return TbX(inputs, True, where + "; no elaboration under it: feeding every input x)")

@@ -67,6 +67,15 @@ def test_the_else_of_a_configured_synthesis_is_a_simulation_builds(tmp_path: Pat
     assert ports == ("s",) and "leave it undefined" in source and "tb.v:7" in source
 
 
+def test_each_branch_is_judged_alone_too(tmp_path: Path) -> None:
+    """Another build's branch may drive what this one leaves undriven: both joined read no x,
+    the build defining XSTIM alone does."""
+    tb = HEAD + "  reg u;\n`ifdef XSTIM\n  initial s = u;\n`endif\n`ifdef FILLU\n  initial u = 1;\n"
+    tb += "`endif\n" + TAIL
+    make = "sim:\n\tiverilog -DXSTIM -o s.vvp *.v\nfull:\n\tiverilog -DXSTIM -DFILLU *.v\n"
+    assert _fed(tmp_path, {"tb.v": tb, "Makefile": make})[0] == ("s",)
+
+
 def test_no_build_or_no_instance_or_a_defined_value_feeds_nothing(tmp_path: Path) -> None:
     undriven = HEAD + "`ifdef XSTIM\n  reg u;\n  initial s = u;\n`endif\n" + TAIL
     assert _fed(tmp_path, {"tb.v": undriven, "Makefile": "sim:\n\tiverilog *.v\n"}) == ((), "")
