@@ -183,8 +183,8 @@ def written_x(
     return (hits[0][0], hits[0][1]) if hits else None
 
 
-#: A directive line that only selects a branch: no text of its own.
-_SELECTING = re.compile(r"`(?:ifdef|ifndef|elsif|else|endif)\b")
+#: A directive selecting a branch, with its macro: the rest of its line is text.
+_SELECTING = re.compile(r"`(?:(?:ifdef|ifndef|elsif)[ \t]+\w+|else\b|endif\b)")
 #: What enters a branch: the macros defined and those undefined.
 Entry = tuple[frozenset[str], frozenset[str]]
 
@@ -263,8 +263,8 @@ def branch_lines(
             continue  # past the end, or a branch no definition enters
         at = starts[line - 1]
         end = code.find("\n", at)
-        text = code[at : end if end >= 0 else len(code)].strip()
-        if not text or _SELECTING.match(text) or any(a <= at < b for a, b in skip):
+        text = _SELECTING.sub("", code[at : end if end >= 0 else len(code)]).strip()
+        if not text or any(a <= at < b for a, b in skip):
             continue
         add, drop = entry[0] - on, entry[1] & on
         if runtime or add <= defined:

@@ -38,6 +38,7 @@ SPELLINGS = {
     "undriven reg": {
         "tb.v": HEAD + "`ifdef XSTIM\n  reg u;\n  initial s = u;\n`endif\n" + TAIL,
     },
+    "one line": {"tb.v": HEAD + "  reg u;\n`ifdef XSTIM initial s = u; `endif\n" + TAIL},
     "elsif branch": {
         "tb.v": HEAD + "`ifdef FAST\n  initial s = 1;\n`elsif XSTIM\n  reg u;\n  initial s = u;\n"
         "`endif\n" + TAIL,
