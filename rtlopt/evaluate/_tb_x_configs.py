@@ -16,6 +16,12 @@ Anything else feeds every input (fail closed): a level of an ```elsif`` chain or
 needs a configured macro undefined, a macro with arguments, more than
 :data:`_MAX_CONFIGS` value combinations, an elaboration that fails, a value in a text the
 elaboration does not read.
+
+Any other text of such a branch (class E: no x literal; :func:`._tb_x_defines.branch_lines`)
+is elaborated likewise with the macros entering it defined, at each of their values, and
+the configured macros it needs undefined undefined (``off``: the ```else`` of ```ifdef
+SYNTHESIS``, an ```elsif`` branch), the other macros as configured; :mod:`._tb_x` joins
+the branches one build may enter together too.
 """
 
 from __future__ import annotations
