@@ -39,7 +39,23 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rtlopt.harness._kept_context import (
+    FIX,
+    closure,
+    context_problems,
+    declarations,
+    lost,
+    scopes,
+    subroutine_name,
+)
 from rtlopt.harness._kept_exposable import comparable_names, defines
+from rtlopt.harness._kept_items import KEYWORDS as _KEYWORDS
+from rtlopt.harness._kept_items import STRING as _STRING
+from rtlopt.harness._kept_items import Chain, chain_at, directive_events
+from rtlopt.harness._kept_items import flat as _flat
+from rtlopt.harness._kept_items import items as _items
+from rtlopt.harness._kept_items import normal as _normal
+from rtlopt.harness._kept_items import words as _words
 from rtlopt.verilog import blank_comments
 
 if TYPE_CHECKING:
@@ -54,25 +70,11 @@ __all__ = [
     "kept_spans",
 ]
 
-FIX = "keep the reference's check"
 
 #: What makes a module item a check.
 _CHECK = re.compile(
     r"(?<![\w$`])(?:assert|assume|cover|restrict|expect|final|property|sequence)(?![\w$])"
     r"|\$(?:error|fatal|warning)(?![\w$])"
-)
-_TOKEN = re.compile(
-    r'"(?:\\.|[^"\\\n])*"|`?[A-Za-z_$][\w$]*|\\\S+|\d*\s*\'[sS]?[bodhBODH]\s*[\w?]+|\d[\w.]*|'
-    r"===|!==|==\?|!=\?|==|!=|<<<|>>>|\|->|\|=>|&&&|&&|\|\||<=|>=|<<|>>|->|##|::|\*\*|~&|~\||~\^|"
-    r"\^~|\+\+|--|[-+*/%&|^]=|\S"
-)
-_OPEN = frozenset(
-    "begin fork case casex casez randcase function task property sequence clocking "
-    "covergroup specify checker".split()
-)
-_CLOSE = frozenset(
-    "end join join_any join_none endcase endfunction endtask endproperty endsequence "
-    "endclocking endgroup endspecify endchecker".split()
 )
 #: What a kept check may not hold for the screen's word rules to pass over it: an assumption
 #: (it would constrain the proof), ending the simulation, files, the shell, macros.
@@ -80,135 +82,16 @@ _NOT_KEPT = re.compile(
     r"(?<![\w$`])(?:assume|restrict)(?![\w$])|\$(?:fatal|finish|stop|f\w+|dump\w*|"
     r"writemem\w*|readmem\w*|system|sformat\w*|swrite\w*|s?scanf)(?![\w$])|`"
 )
-_STATES = frozenset({"assert", "assume", "cover", "restrict", "expect"})
-_SEPARATE = frozenset({"generate", "endgenerate", "endmodule"})
-#: Directive lines blanked before the items are cut (every branch is read).
-_DIRECTIVE_LINE = re.compile(
-    r"`(?:ifdef|ifndef|elsif|else|endif|undef|undefineall|resetall|timescale|"
-    r"default_nettype|celldefine|endcelldefine|line|include|pragma|begin_keywords|"
-    r"end_keywords|nounconnected_drive|unconnected_drive)\b[^\n]*"
-)
-_DEFINE_LINE = re.compile(r"`define\b(?:[^\n\\]|\\.)*", re.S)
 _DEFINE = re.compile(r"`define[ \t]+([A-Za-z_][\w$]*)((?:[^\n\\]|\\.)*)", re.S)
+_DEFINITION = re.compile(r"`(?:define|undef)[ \t]+([A-Za-z_][\w$]*)(?:[^\n\\]|\\.)*", re.S)
 _MACRO_USE = re.compile(r"`([A-Za-z_][\w$]*)")
-_NAME = re.compile(r"(?<![\w$`'.\\])[A-Za-z_][\w$]*")
-_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
+
+
 #: A module item declaring constants: its text must be kept where a check reads them.
 _CONSTANT = re.compile(
     r"\s*(?:localparam|typedef|function|parameter|const|let)\b|\s*(?:static|automatic)\s+function\b"
 )
 _IMPORT = re.compile(r"(?<![\w$])import\s+[^;\"]*?::[^;]*;")
-_KEYWORDS = frozenset(
-    "always always_comb always_ff always_latch initial final assign begin end if else case "
-    "casex casez endcase for foreach while repeat forever do posedge negedge edge or and not "
-    "iff default assert assume cover restrict expect property endproperty sequence "
-    "endsequence disable fork join join_any join_none reg wire logic bit int integer "
-    "genvar generate endgenerate signed unsigned unique unique0 priority within throughout "
-    "intersect first_match s_eventually eventually nexttime s_nexttime until s_until "
-    "until_with s_until_with implies accept_on reject_on sync_accept_on sync_reject_on "
-    "strong weak clocking endclocking local localparam parameter const automatic static "
-    "var string byte shortint longint time real event return void function endfunction "
-    "task endtask inside dist with matches tagged null this super endmodule type "
-    "module input output inout typedef enum struct packed union let".split()
-)
-
-
-def _items(code: str, nested: list[bool] | None = None) -> list[tuple[int, int]]:
-    """Spans of the module items of ``code`` (comments blanked, directives blanked); a
-    generate block's items are items of their own (its ``if (...) begin : name`` and ``end``
-    hold none); ``nested`` gets, per span, whether it stands inside a generate block."""
-    out: list[tuple[int, int]] = []
-    flags: list[bool] = [] if nested is None else nested
-    tokens = list(_TOKEN.finditer(code))
-    start: int | None = None
-    depth = paren = blocks = 0
-    i = 0
-    while i < len(tokens):
-        m = tokens[i]
-        tok = m.group(0)
-        if start is None:
-            if tok in _SEPARATE:
-                i += 1
-                continue
-            if tok == "end" and blocks:  # a generate block's end (and its label)
-                blocks -= 1
-                i += 3 if i + 1 < len(tokens) and tokens[i + 1].group(0) == ":" else 1
-                continue
-            opened = _generate_block(tokens, i)
-            if opened:
-                blocks += 1
-                i = opened
-                continue
-            start = m.start()
-            if tok.startswith("`") and i + 1 < len(tokens) and tokens[i + 1].group(0) == "(":
-                j = _macro_end(tokens, i + 1)
-                out.append((start, tokens[min(j, len(tokens) - 1)].end()))
-                flags.append(blocks > 0)
-                start, i = None, j + 1
-                continue
-        if tok in "([{":
-            paren += 1
-        elif tok in ")]}":
-            paren = max(paren - 1, 0)
-        elif tok in _OPEN and not (i and tokens[i - 1].group(0) in _STATES):
-            depth += 1  # ``assert property (...)`` opens no declaration
-        elif tok in _CLOSE:
-            depth = max(depth - 1, 0)
-        if paren == 0 and depth == 0 and (tok == ";" or tok in _CLOSE):
-            nxt = tokens[i + 1].group(0) if i + 1 < len(tokens) else ""
-            if nxt != "else":
-                out.append((start, m.end()))
-                flags.append(blocks > 0)
-                start = None
-        i += 1
-    if start is not None:
-        out.append((start, len(code)))
-        flags.append(blocks > 0)
-    return out
-
-
-def _generate_block(tokens: list[re.Match[str]], i: int) -> int:
-    """The index after ``if (...) begin [: name]``, ``else [if (...)] begin [: name]`` or
-    ``for (...) begin [: name]`` starting at ``i`` (module level: a generate block), else 0."""
-    j = i
-    if tokens[j].group(0) == "else":
-        j += 1
-    if j < len(tokens) and tokens[j].group(0) in ("if", "for"):
-        if j + 1 >= len(tokens) or tokens[j + 1].group(0) != "(":
-            return 0
-        j = _macro_end(tokens, j + 1, semicolon=False) + 1
-    elif j == i:
-        return 0
-    if j >= len(tokens) or tokens[j].group(0) != "begin":
-        return 0
-    return j + 3 if j + 1 < len(tokens) and tokens[j + 1].group(0) == ":" else j + 1
-
-
-def _macro_end(tokens: list[re.Match[str]], j: int, *, semicolon: bool = True) -> int:
-    """The index of the token closing the parentheses opened at ``j`` (with ``semicolon``, a
-    ``;`` right after them included: a macro use's)."""
-    level = 0
-    while j < len(tokens):
-        level += {"(": 1, ")": -1}.get(tokens[j].group(0), 0)
-        if level == 0:
-            break
-        j += 1
-    if semicolon and j + 1 < len(tokens) and tokens[j + 1].group(0) == ";":
-        j += 1
-    return j
-
-
-def _flat(text: str) -> str:
-    """``text`` with comments and directive lines blanked (offsets kept): every branch read."""
-    code = blank_comments(text, strings=False)
-    for pattern in (_DEFINE_LINE, _DIRECTIVE_LINE):
-        code = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
-    return code
-
-
-def _normal(item: str) -> str:
-    tokens = _TOKEN.findall(item)
-    return " ".join(t if t.startswith('"') else re.sub(r"\s+", "", t) for t in tokens)
 
 
 def _is_check(item: str, macros: Mapping[str, str], depth: int = 0) -> bool:
@@ -238,37 +121,68 @@ def _regions(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
 def check_items(text: str, macros: Mapping[str, str]) -> list[tuple[int, str]]:
     """``(offset, normalised text)`` of each check of ``text`` (one module's text): its
     ``translate_off`` regions holding a check, then the module items holding one."""
-    out = _regions(text, macros)
+    return [(offset, item) for offset, item, _, _ in chained_checks(text, macros)]
+
+
+def chained_checks(text: str, macros: Mapping[str, str]) -> list[tuple[int, str, Chain, Chain]]:
+    """:func:`check_items` with the context of each: ``(offset, item, the conditional
+    directives enclosing it, the generate blocks enclosing it)``."""
     code = _flat(text)
-    out += [(a, _normal(code[a:b])) for a, b in _items(code) if _is_check(code[a:b], macros)]
+    nested: list[Chain] = []
+    events: list[tuple[int, Chain]] = []
+    spans = _items(code, nested, events)
+    directives = directive_events(blank_comments(text, strings=False))
+    out = [(s, c, chain_at(directives, s), chain_at(events, s)) for s, c in _regions(text, macros)]
+    out += [
+        (a, _normal(code[a:b]), chain_at(directives, a), nested[k])
+        for k, (a, b) in enumerate(spans)
+        if _is_check(code[a:b], macros)
+    ]
     return out
-
-
-#: A member, a port connection or an inner name after a dot (``. a``, normalised): no name.
-_MEMBER = re.compile(r"\.\s*[A-Za-z_][\w$]*")
-
-
-def _words(text: str) -> set[str]:
-    return set(_NAME.findall(_MEMBER.sub(" ", _STRING.sub(" ", text)))) - _KEYWORDS
 
 
 class _Module:
     """What a module's text declares, for judging what a check reads."""
 
-    def __init__(self, text: str, ports: set[str], parameters: set[str]) -> None:
+    def __init__(
+        self, text: str, ports: set[str], parameters: set[str], macros: Mapping[str, str]
+    ) -> None:
         flat = _flat(text)
-        nested: list[bool] = []
-        self.items = [_normal(flat[a:b]) for a, b in _items(flat, nested)]
+        nested: list[Chain] = []
+        spans = _items(flat, nested)
+        self.items = [_normal(flat[a:b]) for a, b in spans]
+        self.macros = macros
+        directives = directive_events(blank_comments(text, strings=False))
+        outer = [chain_at(directives, a) for a, _ in spans]
+        #: (context, item) -> how often the module holds the item in that context
+        self.keyed = Counter((d + b, i) for d, b, i in zip(outer, nested, self.items, strict=True))
+        checks = [bool(_CHECK.search(_STRING.sub(" ", i))) for i in self.items]
+        #: generate scope -> name -> its declarations there (with their types)
+        self.scopes = scopes(zip(self.items, outer, nested, checks, strict=True), macros)
+        self.item_words = {i: _words(i) for i in self.items}
+        #: macro name -> its ``define``/``undef`` lines in the module's text
+        self.definitions: dict[str, list[str]] = {}
+        for m in _DEFINITION.finditer(blank_comments(text, strings=False)):
+            self.definitions.setdefault(m.group(1), []).append(_normal(m.group(0)))
+        #: subroutine (function, task, let, property, sequence) name -> its declarations
+        self.bodies: dict[str, list[str]] = {}
+        for item in self.items:
+            name = subroutine_name(item)
+            if name is not None:
+                self.bodies.setdefault(name, []).append(item)
         #: names a module-level item declares plainly (no generate block, no memory): the
         #: only ones a proof can expose by name
         self.comparable = comparable_names(self.items, nested)
         self.ports, self.parameters = ports, parameters
         self.constants: dict[str, list[str]] = {}
+        #: the names the constant items declare
+        self.declared: set[str] = set()
         self.words: set[str] = set()
         #: word -> the design items (neither check nor constant) mentioning it
         self.uses: dict[str, list[str]] = {}
         for item in self.items:
             if _CONSTANT.match(item):
+                self.declared.update(n for n, _ in declarations(item, macros))
                 for word in _words(item):
                     self.constants.setdefault(word, []).append(item)
             elif not _CHECK.search(_STRING.sub(" ", item)):
@@ -280,9 +194,9 @@ class _Module:
         #: instance name -> (module type, the items instantiating it)
         self.instances: dict[str, tuple[str, list[str]]] = {}
         for item in self.items:
-            m = _INSTANCE.match(item)
-            if m and m.group(1) not in _KEYWORDS and m.group(2) not in _KEYWORDS:
-                self.instances.setdefault(m.group(2), (m.group(1), []))[1].append(item)
+            inst = _INSTANCE.match(item)
+            if inst and inst.group(1) not in _KEYWORDS and inst.group(2) not in _KEYWORDS:
+                self.instances.setdefault(inst.group(2), (inst.group(1), []))[1].append(item)
 
 
 #: A module item instantiating a module or interface (normalised: one space between tokens).
@@ -343,7 +257,7 @@ def _reads(check: str, ref: _Module) -> tuple[set[str], set[str], set[str], set[
         for m in re.finditer(r"(?<![\w$`'.\\])([A-Za-z_][\w$]*)\s*\.\s*[A-Za-z_]", body)
         if m.group(1) in ref.instances
     }
-    names = _words(body)
+    names = closure(body, ref)[0]
     for inst in through:
         kind, items = ref.instances[inst]
         names |= {w for item in items for w in _words(item)} - {kind}
@@ -358,7 +272,8 @@ def _reads(check: str, ref: _Module) -> tuple[set[str], set[str], set[str], set[
                 names |= more
                 todo += [n for n in more if n in ref.words and n not in ref.hardware]
     constants = {n for n in names if n in ref.constants}
-    signals = {n for n in names - constants if n in ref.words}
+    # a name a constant item only reads (a function body's signal) is a signal too
+    signals = {n for n in names - ref.declared if n in ref.words}
     return constants, signals, names - constants - signals, through, simulation
 
 
@@ -395,24 +310,27 @@ def dropped_checks(
     offset of the reference (``file:line``); ``target``: the module is the compared one (its
     signals are proven equal); ``redefined``: the modules the candidate changes; ``kept``
     collects the checks kept so."""
-    mine = check_items(reference, macros)
+    mine = chained_checks(reference, macros)
     if not mine:
         return []
-    ref = _Module(reference, *known)
-    cand = _Module(candidate, set(), set())
-    theirs = Counter(cand.items)
-    theirs.update(item for _, item in _regions(candidate, macros))
+    ref = _Module(reference, *known, macros)
+    cand = _Module(candidate, set(), set(), macros)
+    theirs = Counter(cand.keyed)
+    theirs.update(
+        (d + b, item)
+        for _, item, d, b in chained_checks(candidate, macros)
+        if item.startswith("translate_off: ")
+    )
     out = []
-    for offset, item in mine:
+    for offset, item, directives, blocks in mine:
         shown = item if len(item) <= 80 else item[:77] + "..."
-        if theirs[item] <= 0:
-            out.append(
-                f"the reference's check at {where(offset)} ({shown}) is missing from the "
-                f"candidate: the repository's simulation reads it; {FIX} (the same text)"
-            )
+        if theirs[directives + blocks, item] <= 0:
+            out.append(f"the reference's check at {where(offset)} ({shown}) {lost(item, theirs)}")
             continue
-        theirs[item] -= 1
-        why = _read_problems(item, ref, cand, target, redefined)
+        theirs[directives + blocks, item] -= 1
+        why = _read_problems(
+            item + " " + " ".join(blocks), ref, cand, target, redefined
+        ) or context_problems(item, directives, blocks, ref, cand)
         if why:
             out.append(f"the reference's check at {where(offset)} ({shown}) {why}")
         elif kept is not None and not item.startswith("translate_off: "):
@@ -546,13 +464,13 @@ def exposed_signals(design: Design) -> tuple[str, ...]:
     if not _CHECK.search(text) and "`" not in text:
         return ()
     macros = _design_macros(design) if "`" in text else {}
-    found = check_items(text, macros)
+    found = chained_checks(text, macros)
     if not found:
         return ()
-    ref = _Module(text, *_known(t))
+    ref = _Module(text, *_known(t), macros)
     out: set[str] = set()
-    for _, item in found:
-        out |= _reads(item, ref)[1]
+    for _, item, _, blocks in found:
+        out |= _reads(item + " " + " ".join(blocks), ref)[1]
     return tuple(sorted(out))
 
 

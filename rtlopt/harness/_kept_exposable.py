@@ -23,9 +23,9 @@ _NOT_DECLARATION = re.compile(
 _DECLARATOR = re.compile(r"(?<![\w$.`'\\])([A-Za-z_][\w$]*) ?(?=[,;)]|=(?!=))")
 
 
-def comparable_names(items: Sequence[str], nested: Sequence[bool]) -> set[str]:
+def comparable_names(items: Sequence[str], nested: Sequence[object]) -> set[str]:
     """The names a module-level item of ``items`` declares without an unpacked dimension
-    (``nested[i]``: item ``i`` stands in a generate block, where no name counts)."""
+    (``nested[i]``, true where item ``i`` stands in a generate block: no name counts)."""
     out: set[str] = set()
     for item, inner in zip(items, nested, strict=True):
         if inner or _NOT_DECLARATION.match(item) or "(" in item.split(" ", 1)[0]:
