@@ -323,6 +323,15 @@ def closure(text: str, ref: _Module, blocks: Chain = ()) -> tuple[set[str], set[
     return names, unknown
 
 
+_LABELLED = re.compile(r"begin : ([A-Za-z_][\w$]*)$")
+
+
+def _label(header: str) -> str:
+    """The label of a generate block's header (``''`` when none)."""
+    m = _LABELLED.search(header)
+    return m.group(1) if m else ""
+
+
 def _declared_type(declared: str) -> str:
     typed = declared.split(" :: ", 1)[-1]
     return "" if typed.startswith(("macro ", "instance ", "label")) else typed
@@ -384,6 +393,18 @@ def context_problems(
                 f"calls {sub[:60]}, which the candidate changes: what the check reads changes "
                 f"with it (unchecked); {FIX} and what it calls, word for word"
             )
+    into = names - {_label(h) for h in blocks}  # (its own blocks' labels: no reading into)
+    inner = [
+        key
+        for key, n in ref.keyed.items()
+        if cand.keyed[key] < n and any(_LABELLED.search(h) and _label(h) in into for h in key[0])
+    ]
+    if inner:
+        return (
+            f"reads into generate block {_label(next(h for h in inner[0][0] if _label(h)))}, "
+            f"which the candidate changes ({inner[0][1][:60]}): no proof compares what it "
+            f"reads there (unchecked); {FIX} and the block's items, word for word"
+        )
     for name in sorted(names | {ANY, DEFAULTS}):
         mine, theirs = visible(ref.scopes, blocks, name), visible(cand.scopes, blocks, name)
         if mine != theirs:

@@ -127,3 +127,16 @@ def test_a_check_in_a_subroutine_keeps_its_calls() -> None:
     found = _dropped(ref.replace("add4(q, d)", "q + d"), ref)
     assert found and "stands in add4" in found[0] and FIX in found[0]
     assert _dropped(ref.replace("  always", "  // the same\n  always"), ref) == []
+
+
+def test_a_check_reading_into_a_generate_block_keeps_the_block() -> None:
+    ref = (
+        HEAD
+        + "  if (1'b1) begin : g_x\n  wire [3:0] w = q;\n  end\n"
+        + ADD
+        + CHECK.replace("q > 4'd12", "g_x.w > 4'd12")
+        + "endmodule\n"
+    )
+    found = _dropped(ref.replace("w = q;", "w = 4'd0;"), ref)
+    assert found and "generate block g_x" in found[0]
+    assert _dropped(ref.replace("  wire", "      wire"), ref) == []
