@@ -222,7 +222,7 @@ def declarations(
     label = _LABEL.match(item)
     if checks or _NO_DECLARATION.match(item):
         return [(label.group(1), "label")] if label else []
-    if first in ("module", "macromodule", "interface", "program", "("):
+    if first in ("module", "macromodule", "interface", "program", "(", "#"):
         return _port_lists(toks)
     inst = _INSTANCE.match(item)
     if inst:

@@ -140,3 +140,10 @@ def test_a_check_reading_into_a_generate_block_keeps_the_block() -> None:
     found = _dropped(ref.replace("w = q;", "w = 4'd0;"), ref)
     assert found and "generate block g_x" in found[0]
     assert _dropped(ref.replace("  wire", "      wire"), ref) == []
+
+
+def test_a_port_declared_after_an_import_and_a_parameter_list_keeps_its_type() -> None:
+    head = "module acc import p::*; #(parameter W = 4) (input clk, input rst, input [3:0] d,"
+    ref = REF.replace(HEAD.split(" output")[0], head).replace("q > 4'd12", "d > 3")
+    found = _dropped(ref.replace("input [3:0] d", "input signed [3:0] d"), ref)
+    assert found and "reads d," in found[0]
