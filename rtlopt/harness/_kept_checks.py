@@ -45,6 +45,7 @@ from rtlopt.harness._kept_context import (
     context_problems,
     declarations,
     lost,
+    override_problems,
     scopes,
     subroutine_name,
 )
@@ -448,7 +449,24 @@ def design_kept_checks(
             kept=kept,
         )
         out += [(line, m) for m in found]
+        if _checks_below(design, name):
+            out += [(line, m) for m in override_problems(text, own, set(design.modules), FIX)]
     return out
+
+
+def _checks_below(design: Design, parent: str) -> bool:
+    """Whether a module of ``design`` other than ``parent`` holds a check (or cannot be read:
+    fail closed)."""
+    for name in design.submodules:
+        mod = design.modules.get(name)
+        if name == parent or mod is None:
+            continue
+        try:
+            if _CHECK.search(mod.text()) or "`" in mod.text():
+                return True
+        except OSError:
+            return True
+    return False
 
 
 def exposed_signals(design: Design) -> tuple[str, ...]:

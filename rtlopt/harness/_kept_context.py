@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from rtlopt.harness._kept_items import Chain, tokens_of
+from rtlopt.harness._kept_items import Chain, contexts, flat, items, normal, tokens_of
 from rtlopt.harness._kept_items import words as _words
 
 
@@ -49,6 +49,7 @@ __all__ = [
     "closure",
     "context_problems",
     "lost",
+    "override_problems",
     "DEFAULTS",
     "macro_names",
     "callers",
@@ -425,3 +426,48 @@ def context_problems(
                 f"items calling {holder}, word for word"
             )
     return ""
+
+
+def _overrides(text: str, modules: set[str]) -> Counter[str]:
+    """The parameter overrides of ``text``'s instances of ``modules`` (with their context and
+    instance name) and its ``defparam`` items."""
+    code = flat(text)
+    nested: list[Chain] = []
+    spans = items(code, nested)
+    out: Counter[str] = Counter()
+    for (a, b), chain in zip(spans, contexts(text, spans, nested), strict=True):
+        item = normal(code[a:b])
+        if item.startswith("defparam "):
+            out[f"{' / '.join(chain)}: {item}"] += 1
+            continue
+        inst = _INSTANCE.match(item)
+        if inst is None or inst.group(1) not in modules:
+            continue
+        toks = tokens_of(item)
+        override = ""
+        if len(toks) > 2 and toks[1] == "#" and toks[2] == "(":
+            level, j = 0, 2
+            for j in range(2, len(toks)):
+                level += (toks[j] == "(") - (toks[j] == ")")
+                if level == 0:
+                    break
+            override = " ".join(toks[1 : j + 1])
+        out[f"{' / '.join(chain)}: {inst.group(1)} {override} {inst.group(2)}"] += 1
+    return out
+
+
+def override_problems(reference: str, candidate: str, modules: set[str], fix: str) -> list[str]:
+    """A check of a module below decides where it stands (a generate condition) and what it
+    reads by the parameters its instance sets, which no proof compares where they change no
+    output: the ``candidate`` (a module's text) sets the parameters of its instances of the
+    design's ``modules`` as the ``reference`` does (and keeps its ``defparam`` items), in
+    the same contexts."""
+    mine, theirs = _overrides(reference, modules), _overrides(candidate, modules)
+    if mine == theirs:
+        return []
+    changed = sorted((mine - theirs) + (theirs - mine))[0]
+    return [
+        f"sets the parameters of an instance otherwise ({changed[:100]}): the checks of the "
+        "module below read them (where they stand, what they compare), which no proof "
+        f"compares; {fix}s below and set the instance's parameters as the reference does"
+    ]

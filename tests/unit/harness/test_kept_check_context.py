@@ -7,6 +7,7 @@ context changed)."""
 from __future__ import annotations
 
 from rtlopt.harness._kept_checks import FIX, _Module, _reads, chained_checks, dropped_checks
+from rtlopt.harness._kept_context import override_problems
 
 HEAD = "module acc(input clk, input rst, input [3:0] d, output reg [3:0] q);\n"
 ADD = "  always @(posedge clk) if (rst) q <= 4'd0; else q <= q + d;\n"
@@ -147,3 +148,20 @@ def test_a_port_declared_after_an_import_and_a_parameter_list_keeps_its_type() -
     ref = REF.replace(HEAD.split(" output")[0], head).replace("q > 4'd12", "d > 3")
     found = _dropped(ref.replace("input [3:0] d", "input signed [3:0] d"), ref)
     assert found and "reads d," in found[0]
+
+
+def test_the_parameters_an_instance_sets_for_the_checks_below_are_kept() -> None:
+    top = (
+        "module top(input clk, input rst, input [3:0] d, output [3:0] q);\n"
+        "  chk #(.CHECKS(1)) u_chk(.clk(clk), .rst(rst), .d(d), .q(q));\nendmodule\n"
+    )
+    found = override_problems(top, top.replace("CHECKS(1)", "CHECKS(0)"), {"chk"}, FIX)
+    assert found and "CHECKS ( 0 )" in found[0]
+    defparam = top.replace("  chk #", "  defparam u_chk.CHECKS = 0;\n  chk #")
+    assert override_problems(top, defparam, {"chk"}, FIX)
+    moved = top.replace("  chk #", "  if (1'b0) begin : g\n  chk #").replace(
+        ";\nend", ";\n  end\nend"
+    )
+    assert override_problems(top, moved, {"chk"}, FIX)
+    rewired = top.replace("u_chk(.clk(clk)", "u_chk (.clk(clk)")
+    assert override_problems(top, rewired, {"chk"}, FIX) == []
