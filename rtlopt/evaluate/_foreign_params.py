@@ -47,7 +47,7 @@ from rtlopt.evaluate._param_mentions import (
 from rtlopt.frontend._params import Elaborations, Parameterization
 from rtlopt.frontend.model import Design
 
-__all__ = ["Override", "foreign_overrides", "foreign_parameterizations"]
+__all__ = ["Override", "foreign_overrides", "foreign_parameterizations", "unread_reason"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,12 @@ def foreign_overrides(design: Design) -> list[Override]:
     """Every setting of a parameter of the target outside Verilog (see the module's
     docstring), in file order."""
     return _scan(design)[1]
+
+
+def unread_reason(design: Design) -> str:
+    """Why a setting of a watched name cannot be read (a form no setting reads, a computed
+    name; :func:`._param_mentions.first_unread`), or ""."""
+    return _scan(design)[2]
 
 
 def _scan(design: Design) -> tuple[object, list[Override], str]:

@@ -5,8 +5,8 @@ a form it does not know (a helper's return value, a YAML or TOML table, a string
 concatenation) would leave a configuration the repository uses unchecked, and adding forms
 one by one never ends. So the rule fails closed: in every text file of the repository but
 the Verilog the frontend reads and documentation (:data:`_DOCUMENTS`), each occurrence of a
-watched name (:func:`watched_names`: a non-local parameter of the target, or a parameter of
-a top nothing instantiates that it passes to an instance) as a whole word (in another case
+watched name (:func:`watched_names`: a non-local parameter of the target, or one of a top
+above it, :func:`._param_tops.top_parameters`) as a whole word (in another case
 than the parameter's as a quoted key ``"w": 37``, glued to an option ``-gw=37``, or in VHDL),
 is either consumed by a recognised setting whose value was read whole as a literal, or
 clearly no setting (:func:`_no_setting`: an attribute read ``dut.W.value``, a macro
@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rtlopt.evaluate._param_tops import top_parameters
 from rtlopt.evaluate._text_lex import Lexed, lexed, plain_comment
 from rtlopt.frontend.model import Design
 
@@ -64,15 +65,6 @@ _WAIVER = re.compile(r"[ \t]*(?:waive|lint_off|lint_on|tracing_off|coverage_off)
 _VERILOG = frozenset({".v", ".sv", ".vh", ".svh", ".vt", ".inc", ".vinc", ".svi", ".vi"})
 #: A macro's definition on a command line: ``+define+A=1+W=2``, ``-DW=2``, ``-D W``.
 _MACRO = re.compile(r"(?:\+define\+(?:[^\s+]*\+)*|(?<![\w-])-D\s*)\Z")
-#: An instance's parameter list (a module's name before ``#(``, no delay: ``always #(P/2)``)
-#: or a ``defparam``: where a top hands its own parameter to an instance.
-_PASSING = re.compile(
-    r"\b(?!(?:always|forever|initial|begin|assign|else|end|repeat|wait|fork|join)\b)"
-    r"[A-Za-z_][\w$]*\s*#\s*\(|\bdefparam\b"
-)
-_MODULE = re.compile(
-    r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
-)
 
 #: A name in another case than the parameter's is a setting as a quoted key or item
 #: (``"w": 37``, ``("w", 37)``, ``["w"]``) or glued to an option (``-gw=37``,
@@ -95,9 +87,8 @@ _WATCHED: dict[int, tuple[object, dict[str, str], re.Pattern[str] | None]] = {}
 
 def watched_names(design: Design) -> dict[str, str]:
     """Every name whose setting outside Verilog may configure the target, with its owner: the
-    target's non-local parameters (owner ``""``), and the non-local parameters of a top of
-    the design (a module nothing instantiates, the target's ancestor) that its text hands to
-    an instance (``#(.W(TW))``, a ``defparam``), owner that top. Once per design object."""
+    target's non-local parameters (owner ``""``), and the non-local parameters of a top
+    above it (:func:`._param_tops.top_parameters`), owner that top. Once per design object."""
     return _watch(design)[1]
 
 
@@ -113,10 +104,9 @@ def _watch(design: Design) -> tuple[object, dict[str, str], re.Pattern[str] | No
         return hit
     t = design.target
     names = {p.name: "" for p in t.parameters if not p.local}
-    if names:
-        for top, handed in _passing_tops(design).items():
-            for n in handed:
-                names.setdefault(n, top)
+    for top, own in top_parameters(design).items():
+        for n in own:
+            names.setdefault(n, top)
     alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     # ``-GW=37``, ``-gW``, ``-DW``: an option letter glued to the name still names it
     # any case: VHDL and a runner that upper-cases its keys (``{"w": 37}``) set ``W``
@@ -125,78 +115,6 @@ def _watch(design: Design) -> tuple[object, dict[str, str], re.Pattern[str] | No
         _WATCHED.clear()
     _WATCHED[id(design)] = (design, names, rx)
     return _WATCHED[id(design)]
-
-
-def _passing_tops(design: Design) -> dict[str, list[str]]:
-    """Each top of the repository above the target (a testbench the frontend leaves out
-    too): its non-local parameters its body hands on (``#(`` lists, ``defparam``)."""
-    from rtlopt.frontend._params import _compile, _instances
-    from rtlopt.frontend._slang import node_kind
-
-    t = design.target.name
-    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
-    out: dict[str, list[str]] = {}
-    if not _may_pass(design):
-        return out  # no top above the target: no elaboration needed
-    try:
-        tops = _compile(files, {}, design).getRoot().topInstances
-        for top in tops:
-            if top.name == t or not any(
-                i.body.definition.name == t for _, i in _instances(top, "")
-            ):
-                continue
-            params = [
-                p.name
-                for p in top.body.parameters
-                if node_kind(p) in ("Parameter", "TypeParameter") and not p.isLocalParam
-            ]
-            body = "".join(str(m) for m in top.body.definition.syntax.members)
-            handed = "\n".join(_passed_text(body, m) for m in _PASSING.finditer(body))
-            words = set(re.findall(r"[A-Za-z_][\w$]*", handed))
-            out[top.name] = [p for p in params if p in words]
-    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no top known
-        return out
-    return out
-
-
-def _passed_text(body: str, m: re.Match[str]) -> str:
-    """The text of an instance's parameter list (``#( ... )``, balanced) or of a
-    ``defparam`` statement (to its ``;``) that ``m`` starts."""
-    if m.group(0) == "defparam":
-        stop = body.find(";", m.end())
-        return body[m.end() : stop if stop >= 0 else len(body)]
-    depth = 0
-    for i in range(m.end() - 1, min(len(body), m.end() + 20000)):
-        depth += {"(": 1, ")": -1}.get(body[i], 0)
-        if depth == 0:
-            return body[m.end() : i]
-    return body[m.end() : m.end() + 20000]
-
-
-def _may_pass(design: Design) -> bool:
-    """Whether a top above the target may exist: a module the frontend left out (a
-    testbench), or one of its modules nothing instantiates that reaches the target."""
-    from rtlopt.evaluate._repo_texts import repository_texts
-
-    mods = design.modules
-    if any(
-        m.group(1) not in mods
-        for _, text in repository_texts(design)
-        for m in _MODULE.finditer(text)
-    ):
-        return True
-    used = {i for m in mods.values() for i in m.instances}
-    for name in mods:
-        seen, todo = set(), [name]
-        while todo and name not in used and name != design.target.name:
-            m = mods.get(todo.pop())
-            if m is None or m.name in seen:
-                continue
-            if design.target.name in m.instances:
-                return True
-            seen.add(m.name)
-            todo += list(m.instances)
-    return False
 
 
 _READ_DOCS: dict[int, tuple[object, set[str]]] = {}

@@ -260,6 +260,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     when the repository's instances cannot be read (fail closed), else ""."""
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
     from rtlopt.evaluate._tb_x import tb_x_inputs
+    from rtlopt.evaluate._tb_x_params import param_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
     try:
@@ -286,6 +287,13 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *tb.ports]))
         c.x_z = c.x_z or tb.z
         c.x_source = c.x_source or tb.source
+    # a top's generate branch a build's parameter setting turns on (``evaluate/_tb_x_params.py``)
+    px = param_x_inputs(s.design)
+    if px.ports:
+        c.x_powerup_only = False
+        c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *px.ports]))
+        c.x_z = c.x_z or px.z
+        c.x_source = c.x_source or px.source
     if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
         # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
@@ -293,7 +301,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         if why:
             return why
     # an instance fed x under another build's defines is judged by its parameters too
-    return _other_parameters(s, [*found, *tb.found])
+    return _other_parameters(s, [*found, *tb.found, *px.found])
 
 
 def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:

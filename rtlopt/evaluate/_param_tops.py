@@ -1,0 +1,197 @@
+"""The parameters of the tops above the target that a build's setting may configure it by.
+
+A build sets a top's parameter outside Verilog (``iverilog -Ptb.WIDE=1``, ``verilator
+-GWIDE=1``, a runner's ``parameters``): the top may hand it to an instance (``#(.W(TW))``, a
+``defparam``), choose a generate branch holding the target's instance (``if (WIDE) inv
+#(.W(21)) dut``) or one writing x into its inputs (``if (XSTIM) initial s = 1'bx``), take a
+procedural branch on it or write it as a value (round 77). So every non-local parameter of
+such a top is watched (:mod:`._param_mentions`, :mod:`._foreign_params`: its settings are
+read and elaborated, one rtlopt cannot read leaves the change unchecked), but one the top's
+body reads only in delays (``always #(CLK / 2) clk = ~clk``; through a ``localparam`` too):
+timing decides no branch the elaboration takes, no configuration, no value written.
+
+A top is above the target where its elaboration at its defaults holds an instance of it, or
+where its body names the target or a module of the design above it (a generate branch its
+defaults turn off).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["read_outside_delays", "top_parameters"]
+
+_MODULE = re.compile(
+    r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
+)
+#: Keywords a delay follows (``always #5``, ``initial #1``, ``assign #2``, ``else #1``).
+_BEFORE_DELAY = frozenset(
+    "always initial forever begin else repeat wait fork join join_any join_none end assign "
+    "final do".split()
+)
+_TOKEN = re.compile(r"[\w$.']+")
+_DECLARATION = re.compile(r"\b(?:parameter|localparam)\b([^;]*);")
+_WORD = re.compile(r"[A-Za-z_][\w$]*")
+_NAME = re.compile(r"\b(?:module|macromodule|program|interface)\b")
+
+_TOPS: dict[int, tuple[object, dict[str, list[str]]]] = {}
+
+
+def top_parameters(design: Design) -> dict[str, list[str]]:
+    """Each top of the repository above the target (a testbench the frontend leaves out
+    too): its non-local parameters its body reads outside delays (see the module's
+    docstring). Once per design object."""
+    hit = _TOPS.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit[1]
+    out = _top_parameters(design)
+    if len(_TOPS) > 8:
+        _TOPS.clear()
+    _TOPS[id(design)] = (design, out)
+    return out
+
+
+def _top_parameters(design: Design) -> dict[str, list[str]]:
+    from rtlopt.frontend._params import _compile, _instances
+    from rtlopt.frontend._slang import node_kind
+
+    t = design.target.name
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    out: dict[str, list[str]] = {}
+    if not _may_pass(design):
+        return out  # no top above the target: no elaboration needed
+    alt = "|".join(re.escape(n) for n in sorted(_above(design)))
+    word = re.compile(rf"(?<![\w$])(?:{alt})(?![\w$])")
+    try:
+        tops = _compile(files, {}, design).getRoot().topInstances
+        for top in tops:
+            if top.name == t:
+                continue
+            body = "".join(str(m) for m in top.body.definition.syntax.members)
+            if not word.search(body) and not any(
+                i.body.definition.name == t for _, i in _instances(top, "")
+            ):
+                continue
+            params = [
+                p.name
+                for p in top.body.parameters
+                if node_kind(p) in ("Parameter", "TypeParameter") and not p.isLocalParam
+            ]
+            out[top.name] = read_outside_delays(body, params)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no top known
+        return out
+    return out
+
+
+def read_outside_delays(body: str, params: list[str]) -> list[str]:
+    """The ``params`` the module ``body`` reads outside delays: in a statement, an instance,
+    a generate construct, or the value of a parameter or ``localparam`` read so itself."""
+    values: dict[str, set[str]] = {}
+    rest = []
+    at = 0
+    for m in _DECLARATION.finditer(body):
+        rest.append(body[at : m.start()])
+        at = m.end()
+        for item in _items(m.group(1)):
+            name, _, value = item.partition("=")
+            words = _WORD.findall(name)
+            if words:
+                values.setdefault(words[-1], set()).update(_WORD.findall(value))
+    rest.append(body[at:])
+    read = set(_WORD.findall(_without_delays("".join(rest))))
+    grew = True
+    while grew:
+        grew = False
+        for name, used in values.items():
+            if name in read and not used <= read:
+                read |= used
+                grew = True
+    return [p for p in params if p in read]
+
+
+def _without_delays(text: str) -> str:
+    """``text`` without its delays and cycle delays (``#(CLK / 2)``, ``#CLK``, ``##2``): a
+    ``#`` after a keyword or a punctuation; after another name it opens an instance's
+    parameter list (``inv #(.W(TW))``) and stays."""
+    out: list[str] = []
+    at = 0
+    i = text.find("#")
+    while i >= 0:
+        before = text[:i].rstrip()
+        word = re.search(r"[\w$]+\Z", before)
+        if word and word.group(0) not in _BEFORE_DELAY and not word.group(0)[0].isdigit():
+            i = text.find("#", i + 1)
+            continue
+        j = i + 1
+        while j < len(text) and (text[j] == "#" or text[j] in " \t"):
+            j += 1
+        if text[j : j + 1] == "(":
+            depth = 0
+            while j < len(text):
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+        else:
+            m = _TOKEN.match(text, j)
+            j = m.end() if m else j
+        out.append(text[at:i])
+        out.append(" ")
+        at = j
+        i = text.find("#", j)
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _items(text: str) -> list[str]:
+    """The comma-separated items of a declaration (commas inside brackets kept)."""
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
+def _above(design: Design) -> set[str]:
+    """The target and the modules of the design whose bodies reach an instance of it."""
+    mods = design.modules
+    out = {design.target.name}
+    grew = True
+    while grew:
+        grew = False
+        for name, m in mods.items():
+            if name not in out and out & set(m.instances):
+                out.add(name)
+                grew = True
+    return out
+
+
+def _may_pass(design: Design) -> bool:
+    """Whether a top above the target may exist: a module the frontend left out (a
+    testbench), or one of its modules nothing instantiates that reaches the target."""
+    from rtlopt.evaluate._repo_texts import repository_texts
+
+    mods = design.modules
+    if any(
+        m.group(1) not in mods
+        for _, text in repository_texts(design)
+        for m in _MODULE.finditer(text)
+    ):
+        return True
+    used = {i for m in mods.values() for i in m.instances}
+    for name in mods:
+        seen, todo = set(), [name]
+        while todo and name not in used and name != design.target.name:
+            m = mods.get(todo.pop())
+            if m is None or m.name in seen:
+                continue
+            if design.target.name in m.instances:
+                return True
+            seen.add(m.name)
+            todo += list(m.instances)
+    return False

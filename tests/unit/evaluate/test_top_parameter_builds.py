@@ -1,0 +1,116 @@
+"""A build's setting of a parameter of a top above the target (``iverilog -Ptb.WIDE=1``)
+selects the top's generate branches: both the configurations of the target
+(``evaluate/_foreign_params.py`` through ``_param_mentions.top_parameters``) and the inputs
+fed x (``evaluate/_tb_x_params.py``) are read from the top elaborated under that setting,
+not at its defaults; a value rtlopt cannot read feeds every input x (fail closed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import ProjectConfig
+from rtlopt.evaluate._foreign_params import foreign_parameterizations
+from rtlopt.evaluate._param_tops import read_outside_delays
+from rtlopt.evaluate._tb_x_params import param_x_inputs
+from rtlopt.frontend import load_design
+from rtlopt.frontend._params import parameterizations
+from rtlopt.frontend.model import Design
+
+INV = "module inv #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);\n  assign y = ~a;\nendmodule\n"
+MUX = (
+    "module mux(input s, input [3:0] a, input [3:0] b, output [3:0] y);\n"
+    "  assign y = s ? a : b;\nendmodule\n"
+)
+TB_WIDE = """module tb;
+  parameter WIDE = 0;
+  if (WIDE) begin : g_w
+    reg [20:0] a = 0; wire [20:0] y;
+    inv #(.W(21)) dut(.a(a), .y(y));
+  end%s
+endmodule
+"""
+ELSE = """ else begin : g_n
+    reg [7:0] a = 0; wire [7:0] y;
+    inv dut(.a(a), .y(y));
+  end"""
+TB_X = """module tb; reg s = 0; reg [3:0] a = 4'b1010, b = 4'b0101; wire [3:0] y;
+  parameter XSTIM = 0, MORE = 0;
+  mux dut(.s(s), .a(a), .b(b), .y(y));
+%s
+  initial begin #10 $display("y=%%b", y); $finish; end
+endmodule
+"""
+GENERATE = "  if (XSTIM) begin : g_x\n    initial #1 s = 1'bx;\n  end"
+PROCEDURAL = "  initial #1 if (XSTIM && MORE) s = 1'bx;"
+
+
+def _design(tmp: Path, target: str, files: dict[str, str]) -> Design:
+    for name, text in files.items():
+        (tmp / name).write_text(text)
+    return load_design(tmp / f"{target}.v", target, ProjectConfig(), root=tmp)
+
+
+@pytest.mark.parametrize("other", [ELSE, ""], ids=["else-at-defaults", "none-at-defaults"])
+def test_a_generate_branch_a_build_turns_on_holds_a_configuration(
+    tmp_path: Path, other: str
+) -> None:
+    make = "sim:\n\tiverilog -Ptb.WIDE=1 -o sim.vvp inv.v tb.v\n"
+    files = {"inv.v": INV, "tb.v": TB_WIDE % other, "Makefile": make}
+    design = _design(tmp_path, "inv", files)
+    extra, why = foreign_parameterizations(design, INV, parameterizations(design), {})
+    assert why == ""
+    assert [dict(p.values) for p in extra] == [{"W": "21"}]
+    assert "-Ptb.WIDE=1" in extra[0].where[0]
+
+
+@pytest.mark.parametrize(
+    ("body", "make"),
+    [
+        (GENERATE, "iverilog -Ptb.XSTIM=1 -o sim.vvp mux.v tb.v"),
+        (GENERATE, "verilator --binary -GXSTIM=1 mux.v tb.v"),
+        (PROCEDURAL, "iverilog -Ptb.XSTIM=1 -Ptb.MORE=1 -o sim.vvp mux.v tb.v"),
+    ],
+    ids=["generate-P", "generate-G", "procedural-two-settings"],
+)
+def test_x_a_build_setting_turns_on_feeds_the_input(tmp_path: Path, body: str, make: str) -> None:
+    design = _design(tmp_path, "mux", {"mux.v": MUX, "tb.v": TB_X % body, "Makefile": make})
+    got = param_x_inputs(design)
+    assert got.ports == ("s",), got
+    assert "XSTIM=1" in got.source and "tb.v, line" in got.source
+
+
+def test_no_setting_feeds_nothing(tmp_path: Path) -> None:
+    make = "iverilog -Ptb.MORE=1 -o sim.vvp mux.v tb.v"  # MORE alone keeps XSTIM's x off
+    files = {"mux.v": MUX, "tb.v": TB_X % PROCEDURAL, "Makefile": make}
+    assert param_x_inputs(_design(tmp_path, "mux", files)).ports == ()
+
+
+@pytest.mark.parametrize("value", ["$(XS)", "`cat x.txt`"])
+def test_a_setting_rtlopt_cannot_read_feeds_every_input(tmp_path: Path, value: str) -> None:
+    make = f"iverilog -Ptb.XSTIM={value} -o sim.vvp mux.v tb.v"
+    design = _design(tmp_path, "mux", {"mux.v": MUX, "tb.v": TB_X % GENERATE, "Makefile": make})
+    got = param_x_inputs(design)
+    assert got.ports == ("s", "a", "b") and got.z, got
+    assert "feeding every input x" in got.source
+
+
+def test_a_structural_setting_rtlopt_cannot_read_leaves_the_configurations_unchecked(
+    tmp_path: Path,
+) -> None:
+    make = "WIDE ?= 1\nsim:\n\tiverilog -Ptb.WIDE=$(WIDE) -o sim.vvp inv.v tb.v\n"
+    files = {"inv.v": INV, "tb.v": TB_WIDE % ELSE, "Makefile": make}
+    design = _design(tmp_path, "inv", files)
+    _, why = foreign_parameterizations(design, INV, parameterizations(design), {})
+    assert why.startswith("Makefile:3 sets parameter WIDE=? of tb"), why
+
+
+def test_a_parameter_read_only_in_delays_is_not_watched() -> None:
+    body = (
+        "  localparam HALF = CLK / 2, ON = WIDE;\n  always #(HALF) clk = ~clk;\n"
+        "  initial begin #SETTLE a = 1; x <= ##CYC 1; end\n"
+        "  inv #(.W(TW)) u(.a(a), .y(y));\n  if (ON) begin : g end\n"
+    )
+    got = read_outside_delays(body, ["CLK", "SETTLE", "CYC", "WIDE", "TW", "UNUSED"])
+    assert got == ["WIDE", "TW"]
