@@ -181,9 +181,11 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
             whole = _complete(text, end, command, path.suffix == ".py")
             owner = watched[name]
             exact = _exact(design, top, name) if not owner else _passes(top, owner)
+            line = text.count("\n", 0, m.start()) + 1
+            if exact is None and owner and top is not None and "." in top:
+                why = why or _below_top(design, f"{rel}:{line}", m.group(0), name, owner)
             if exact is None:
                 continue
-            line = text.count("\n", 0, m.start()) + 1
             rest = None if whole else _REST.match(text, end)
             more = rest.group(0) if rest else ""
             form = " ".join((m.group(0) + more).split())[:80]
@@ -268,6 +270,17 @@ def _core_macro(design: Design, text: str, at: int, name: str) -> bool:
     return not any(use.search(t) for _, t in texts)
 
 
+def _below_top(design: Design, where: str, form: str, name: str, owner: str) -> str:
+    """The reason for a setting of ``name`` (a parameter of ``owner``, a unit above the
+    target) through a hierarchical path (``-defparam tb.u_wrap.MODE=1``, ``-G/tb/u/MODE=1``)."""
+    return (
+        f"{where} sets parameter {name} of {owner} or of an instance below a top "
+        f"({' '.join(form.split())[:80]}), a path rtlopt does not elaborate, so the "
+        f"configuration of {design.target.name} it selects is not checked: set it on the "
+        "top (-Ptop.NAME=value) or in Verilog, or take it out if no build uses it"
+    )
+
+
 def _computed(rel: str, text: str, at: int, shown: str, design: Design) -> str:
     """The reason for a setting form whose parameter name is computed at ``at``."""
     line = text.count("\n", 0, at) + 1
@@ -320,7 +333,24 @@ def foreign_parameterizations(
             continue
         where = f"{ov.where}: {ov.form}, setting {t.name}.{ov.values[0][0]}"
         out.append(Parameterization(pz.values, (where,)))
-    return out, _scan(design)[2]
+    return out, _combined(design, settings, out) or _scan(design)[2]
+
+
+def _combined(design: Design, settings: list[Parameterization], out: list[Parameterization]) -> str:
+    """Adds to ``out`` the target's parameterizations several settings of a top's parameters
+    hand down together (one build may set them all: ``-Ptb.A=1 -Ptb.B=1``), or says why
+    they are not checked (:func:`._param_tops.combinations`)."""
+    from rtlopt.evaluate._param_tops import combinations
+
+    got = combinations(foreign_overrides(design), least=2)
+    if isinstance(got, str):
+        return f"{got}, so the configurations of {design.target.name} they select are not checked"
+    for top, values, where in got:
+        form = " ".join(f"{top}.{k}={v}" for k, v in values)
+        why = _handed_down(design, Override(where, form, values, False, top), settings, out)
+        if why:
+            return why
+    return ""
 
 
 def _handed_down(

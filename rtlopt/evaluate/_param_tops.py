@@ -1,4 +1,4 @@
-"""The parameters of the tops above the target that a build's setting may configure it by.
+"""The parameters of the units above the target that a build's setting may configure it by.
 
 A build sets a top's parameter outside Verilog (``iverilog -Ptb.WIDE=1``, ``verilator
 -GWIDE=1``, a runner's ``parameters``): the top may hand it to an instance (``#(.W(TW))``, a
@@ -12,16 +12,28 @@ timing decides no branch the elaboration takes, no configuration, no value writt
 
 A top is above the target where its elaboration at its defaults holds an instance of it, or
 where its body names the target or a module of the design above it (a generate branch its
-defaults turn off).
+defaults turn off). The units between a top and the target are watched the same way (owner
+that unit): a build may make one its top (``verilator --top-module wrap -GMODE=1``, Yosys's
+``chparam``); a setting through a hierarchical path (``-defparam tb.u_wrap.MODE=1``) is not
+elaborated and leaves the change unchecked (:func:`._foreign_params._below_top`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["read_outside_delays", "top_parameters"]
+if TYPE_CHECKING:
+    from rtlopt.evaluate._foreign_params import Override
+
+__all__ = ["MAX_COMBINATIONS", "combinations", "read_outside_delays", "top_parameters"]
+
+#: Combinations of a top's settings elaborated at most (each is one elaboration).
+MAX_COMBINATIONS = 16
 
 _MODULE = re.compile(
     r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
@@ -41,8 +53,8 @@ _TOPS: dict[int, tuple[object, dict[str, list[str]]]] = {}
 
 def top_parameters(design: Design) -> dict[str, list[str]]:
     """Each top of the repository above the target (a testbench the frontend leaves out
-    too): its non-local parameters its body reads outside delays (see the module's
-    docstring). Once per design object."""
+    too), then each unit between one and the target: its non-local parameters its body
+    reads outside delays (see the module's docstring). Once per design object."""
     hit = _TOPS.get(id(design))
     if hit is not None and hit[0] is design:
         return hit[1]
@@ -55,7 +67,6 @@ def top_parameters(design: Design) -> dict[str, list[str]]:
 
 def _top_parameters(design: Design) -> dict[str, list[str]]:
     from rtlopt.frontend._params import _compile, _instances
-    from rtlopt.frontend._slang import node_kind
 
     t = design.target.name
     files = list(dict.fromkeys([*design.sources.files, *design.closure]))
@@ -69,19 +80,72 @@ def _top_parameters(design: Design) -> dict[str, list[str]]:
         for top in tops:
             if top.name == t:
                 continue
-            body = "".join(str(m) for m in top.body.definition.syntax.members)
-            if not word.search(body) and not any(
-                i.body.definition.name == t for _, i in _instances(top, "")
-            ):
+            found = dict(_instances(top, ""))
+            body = _members(top)
+            below = [w for w, i in found.items() if i.body.definition.name == t]
+            if not word.search(body) and not below:
                 continue
-            params = [
-                p.name
-                for p in top.body.parameters
-                if node_kind(p) in ("Parameter", "TypeParameter") and not p.isLocalParam
-            ]
-            out[top.name] = read_outside_delays(body, params)
+            out[top.name] = read_outside_delays(body, _declared(top))
+            for w in below:  # the units between the top and the target
+                for at in [w[: m.start()] for m in re.finditer(r"\.", w)][1:]:
+                    inst = found.get(at)
+                    name = inst.body.definition.name if inst is not None else ""
+                    if inst is not None and name not in out:
+                        out[name] = read_outside_delays(_members(inst), _declared(inst))
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no top known
         return out
+    for name in sorted(_above(design) - {t} - set(out)):  # in a branch the defaults turn off
+        m = design.modules[name]
+        text = m.file.read_text(errors="replace")[m.start : m.end]
+        out[name] = read_outside_delays(text, [p.name for p in m.parameters if not p.local])
+    return out
+
+
+def _members(inst: object) -> str:
+    """The text of the body of ``inst``'s module (its header left out)."""
+    return "".join(str(m) for m in inst.body.definition.syntax.members)  # type: ignore[attr-defined]
+
+
+def _declared(inst: object) -> list[str]:
+    """The non-local parameters of ``inst``'s module."""
+    from rtlopt.frontend._slang import node_kind
+
+    return [
+        p.name
+        for p in inst.body.parameters  # type: ignore[attr-defined]
+        if node_kind(p) in ("Parameter", "TypeParameter") and not p.isLocalParam
+    ]
+
+
+def combinations(
+    overrides: Iterable[Override], least: int = 1
+) -> list[tuple[str, tuple[tuple[str, str], ...], str]] | str:
+    """Every combination of the literal values ``overrides`` give the parameters of a unit
+    above the target (each parameter unset or set to one of its values, ``least`` of them
+    set at least; several settings may make one build: ``-Ptb.A=1 -Ptb.B=1``), as ``(top,
+    values, where)``; or why there are too many (more than :data:`MAX_COMBINATIONS` for a
+    top). Overrides of the target's own parameters and unreadable values are left out."""
+    per: dict[str, dict[str, dict[str, str]]] = {}
+    for ov in overrides:
+        if ov.top and all(v for _, v in ov.values):
+            for k, v in ov.values:
+                per.setdefault(ov.top, {}).setdefault(k, {}).setdefault(v, ov.where)
+    out: list[tuple[str, tuple[tuple[str, str], ...], str]] = []
+    for top, values in sorted(per.items()):
+        names = sorted(values)
+        options = [[None, *sorted(values[n])] for n in names]
+        combos = [c for c in itertools.product(*options) if sum(v is not None for v in c) >= least]
+        first = next(iter(values[names[0]].values()))
+        if len(combos) > MAX_COMBINATIONS:
+            return (
+                f"{first}: the repository's builds set {len(names)} parameters of {top} "
+                f"({', '.join(names)}) in {len(combos)} combinations, more than rtlopt "
+                f"elaborates ({MAX_COMBINATIONS})"
+            )
+        for combo in combos:
+            chosen = tuple((n, v) for n, v in zip(names, combo, strict=True) if v is not None)
+            where = ", ".join(dict.fromkeys(values[n][v] for n, v in chosen))
+            out.append((top, chosen, where))
     return out
 
 

@@ -290,7 +290,8 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     # a top's generate branch a build's parameter setting turns on (``evaluate/_tb_x_params.py``)
     px = param_x_inputs(s.design)
     if px.ports:
-        c.x_powerup_only = False
+        powerup = bool(px.found) and all(o.kind == "powerup" for o in px.found)
+        c.x_powerup_only = powerup and (c.x_powerup_only or not c.x_inputs)
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *px.ports]))
         c.x_z = c.x_z or px.z
         c.x_source = c.x_source or px.source

@@ -10,7 +10,7 @@ on it, or hand a value with x bits. So each such top is elaborated again under t
 the repository's builds give its parameters
 (:func:`rtlopt.frontend._open_inputs.open_inputs_under`): each parameter set there unset or
 set to each value a setting gives it, over every combination (at most
-:data:`_MAX_CONFIGS`); the inputs found fed there are fed.
+:data:`._param_tops.MAX_COMBINATIONS`); the inputs found fed there are fed.
 
 Fail closed, every input fed x and z (a generate condition rtlopt cannot evaluate makes every
 branch live): a setting whose value is no literal, a watched name in a form no setting reads
@@ -20,7 +20,6 @@ combinations, an elaboration that fails.
 
 from __future__ import annotations
 
-import itertools
 import logging
 from typing import Any
 
@@ -30,9 +29,6 @@ from rtlopt.frontend.model import Design
 __all__ = ["param_x_inputs"]
 
 log = logging.getLogger(__name__)
-
-#: Value combinations elaborated at most per top (each is one elaboration of the repository).
-_MAX_CONFIGS = 16
 
 _CACHE: dict[Any, tuple[object, TbX]] = {}
 
@@ -46,38 +42,29 @@ def param_x_inputs(design: Design) -> TbX:
 
 
 def _judged(design: Design) -> TbX:
-    from rtlopt.evaluate._param_tops import top_parameters
+    from rtlopt.evaluate._foreign_params import foreign_overrides, unread_reason
+    from rtlopt.evaluate._param_tops import combinations, top_parameters
 
     inputs = tuple(p.name for p in design.target.ports if p.direction != "output")
     if not inputs or not any(top_parameters(design).values()):
         return TbX()
-    got = settings(design)
+    overrides = foreign_overrides(design)
+    got = _unreadable(design, overrides) or unread_reason(design) or combinations(overrides)
     if isinstance(got, str):
         log.info("%s: inputs fed x: %s", design.target.name, got)
         return TbX(inputs, True, f"{got}; feeding every input x")
     found: list[Any] = []
     first = ""
-    for top, values in sorted(got.items()):
-        names = sorted(values)
-        combos = [
-            c
-            for c in itertools.product(*([None, *sorted(values[n])] for n in names))
-            if any(v is not None for v in c)
-        ]
-        where = values[names[0]][sorted(values[names[0]])[0]]
-        if len(combos) > _MAX_CONFIGS:
-            why = f"{where}: {len(combos)} combinations of settings of {top}'s parameters"
+    for top, values, where in got:
+        sets = tuple(f"{k}={v}" for k, v in values)
+        try:
+            more = _open_under(design, top, sets)
+        except RuntimeError as exc:
+            why = f"{where}: {top} does not elaborate with {', '.join(sets)} ({exc})"
             return TbX(inputs, True, f"{why}; feeding every input x")
-        for combo in combos:
-            sets = tuple(f"{n}={v}" for n, v in zip(names, combo, strict=True) if v is not None)
-            try:
-                more = _open_under(design, top, sets)
-            except RuntimeError as exc:
-                why = f"{where}: {top} does not elaborate with {', '.join(sets)} ({exc})"
-                return TbX(inputs, True, f"{why}; feeding every input x")
-            if more and not first:
-                first = f"{where}: {top} elaborated with {', '.join(sets)}"
-            found += more
+        if more and not first:
+            first = f"{where}: {top} elaborated with {', '.join(sets)}"
+        found += more
     return _fed(design, found, first)
 
 
@@ -98,17 +85,11 @@ def _fed(design: Design, found: list[Any], first: str) -> TbX:
     return TbX(ports, z, f"{first} (a build's setting outside Verilog): {source}", tuple(found))
 
 
-def settings(design: Design) -> dict[str, dict[str, dict[str, str]]] | str:
-    """Per top above the target, per parameter of it a build sets, each literal value with
-    where it is set (``file:line: form``); or why a setting cannot be read (a value that is
-    no literal, a watched name in a form no setting reads)."""
-    from rtlopt.evaluate._foreign_params import foreign_overrides, unread_reason
-
-    out: dict[str, dict[str, dict[str, str]]] = {}
-    for ov in foreign_overrides(design):
-        if not ov.top:
-            continue
-        if any(not v for _, v in ov.values):
+def _unreadable(design: Design, overrides: list[Any]) -> str:
+    """Why a setting of a parameter of a unit above the target cannot be read (a value that
+    is no literal), or ""."""
+    for ov in overrides:
+        if ov.top and any(not v for _, v in ov.values):
             names = ", ".join(k for k, _ in ov.values)
             return (
                 f"{ov.where}: {ov.form} sets parameter {names} of {ov.top} (above "
@@ -116,7 +97,4 @@ def settings(design: Design) -> dict[str, dict[str, dict[str, str]]] | str:
                 "of its generate branches a build elaborates is not known: write the value "
                 "as a literal there"
             )
-        for k, v in ov.values:
-            out.setdefault(ov.top, {}).setdefault(k, {}).setdefault(v, f"{ov.where}: {ov.form}")
-    why = unread_reason(design)
-    return why or out
+    return ""

@@ -114,3 +114,47 @@ def test_a_parameter_read_only_in_delays_is_not_watched() -> None:
     )
     got = read_outside_delays(body, ["CLK", "SETTLE", "CYC", "WIDE", "TW", "UNUSED"])
     assert got == ["WIDE", "TW"]
+
+
+WRAP = """module wrap #(parameter MODE = 0) (input [7:0] a, output [7:0] y);
+  if (MODE) begin : g_w
+    wire [20:0] yy;
+    inv #(.W(21)) u(.a({13'd0, a}), .y(yy));
+    assign y = yy[7:0];
+  end else begin : g_n
+    inv u(.a(a), .y(y));
+  end
+endmodule
+"""
+TB_WRAP = "module tb;\n  reg [7:0] a = 0; wire [7:0] y;\n  wrap w(.a(a), .y(y));\nendmodule\n"
+TB_BOTH = TB_WIDE.replace("parameter WIDE = 0;", "parameter A = 0, B = 0;").replace(
+    "if (WIDE)", "if (A && B)"
+)
+
+
+@pytest.mark.parametrize(
+    ("files", "make"),
+    [
+        (
+            {"wrap.v": WRAP, "tb.v": TB_WRAP},
+            "verilator --binary --top-module wrap -GMODE=1 inv.v wrap.v",
+        ),
+        ({"tb.v": TB_BOTH % ELSE}, "iverilog -Ptb.A=1 -Ptb.B=1 -o sim.vvp inv.v tb.v"),
+    ],
+    ids=["unit-between-made-top", "two-settings-together"],
+)
+def test_settings_of_a_unit_above_select_a_configuration(
+    tmp_path: Path, files: dict[str, str], make: str
+) -> None:
+    design = _design(tmp_path, "inv", {"inv.v": INV, **files, "Makefile": make})
+    extra, why = foreign_parameterizations(design, INV, parameterizations(design), {})
+    assert why == ""
+    assert {"W": "21"} in [dict(p.values) for p in extra]
+
+
+def test_a_setting_through_a_hierarchical_path_leaves_the_change_unchecked(tmp_path: Path) -> None:
+    make = "xrun -defparam tb.w.MODE=1 inv.v wrap.v tb.v"
+    files = {"inv.v": INV, "wrap.v": WRAP, "tb.v": TB_WRAP, "Makefile": make}
+    design = _design(tmp_path, "inv", files)
+    _, why = foreign_parameterizations(design, INV, parameterizations(design), {})
+    assert "sets parameter MODE of wrap or of an instance below a top" in why, why
