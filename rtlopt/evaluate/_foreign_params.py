@@ -40,6 +40,7 @@ from rtlopt.evaluate._param_lists import (
 )
 from rtlopt.evaluate._param_mentions import (
     first_unread,
+    name_owners,
     prose,
     watched_names,
     word_pattern,
@@ -151,6 +152,7 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
     if hit is not None and hit[0] is design:
         return hit
     watched = watched_names(design)
+    owners = name_owners(design)
     out: list[Override] = []
     why = ""
     if word_pattern(design) is not None:
@@ -179,18 +181,19 @@ def _scan(design: Design) -> tuple[object, list[Override], str]:
                 continue  # a FuseSoC ``vlogdefine`` sets a macro no text reads: no parameter
             command = m.re in _COMMAND_SET or m.re is _LIST_ENTRY
             whole = _complete(text, end, command, path.suffix == ".py")
-            owner = watched[name]
-            exact = _exact(design, top, name) if not owner else _passes(top, owner)
             line = text.count("\n", 0, m.start()) + 1
-            if exact is None and owner and top is not None and "." in top:
-                why = why or _below_top(design, f"{rel}:{line}", m.group(0), name, owner)
-            if exact is None:
-                continue
             rest = None if whole else _REST.match(text, end)
             more = rest.group(0) if rest else ""
             form = " ".join((m.group(0) + more).split())[:80]
             literal = _literal(value) if whole else ""
-            out.append(Override(f"{rel}:{line}", form, ((name, literal),), exact, owner))
+            took = 0
+            for owner in owners[name]:  # a top's, a unit's between: each it may set
+                exact = _exact(design, top, name) if not owner else _passes(top, owner)
+                if exact is not None:
+                    out.append(Override(f"{rel}:{line}", form, ((name, literal),), exact, owner))
+                    took += 1
+            if not took and top is not None and "." in top:
+                why = why or _below_top(design, f"{rel}:{line}", m.group(0), name, owners[name])
         why = why or first_unread(design, rel, path, text, consumed) or computed
     if word_pattern(design) is not None and not why:
         from rtlopt.evaluate._repo_texts import opaque_reason
@@ -210,7 +213,7 @@ def _lists(
     of ``config`` blocks in ``text`` (:func:`._param_lists.instance_lists`)."""
     if prose(design, path):
         return []  # documentation: no build reads a setting from it
-    tops = sorted({o for o in watched_names(design).values() if o})
+    tops = sorted({o for os in name_owners(design).values() for o in os if o})
     if "endconfig" not in low and not any(o.lower() in low for o in owners(design, tops)):
         return []
     return instance_lists(design, path, text, tops, elaborated=elaborated)
@@ -270,9 +273,10 @@ def _core_macro(design: Design, text: str, at: int, name: str) -> bool:
     return not any(use.search(t) for _, t in texts)
 
 
-def _below_top(design: Design, where: str, form: str, name: str, owner: str) -> str:
-    """The reason for a setting of ``name`` (a parameter of ``owner``, a unit above the
+def _below_top(design: Design, where: str, form: str, name: str, owners: tuple[str, ...]) -> str:
+    """The reason for a setting of ``name`` (a parameter of ``owners``, units above the
     target) through a hierarchical path (``-defparam tb.u_wrap.MODE=1``, ``-G/tb/u/MODE=1``)."""
+    owner = " or ".join(o or design.target.name for o in owners)
     return (
         f"{where} sets parameter {name} of {owner} or of an instance below a top "
         f"({' '.join(form.split())[:80]}), a path rtlopt does not elaborate, so the "

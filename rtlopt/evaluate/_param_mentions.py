@@ -44,7 +44,7 @@ from rtlopt.evaluate._param_tops import top_parameters
 from rtlopt.evaluate._text_lex import Lexed, lexed, plain_comment
 from rtlopt.frontend.model import Design
 
-__all__ = ["first_unread", "prose", "watched_names", "word_pattern"]
+__all__ = ["first_unread", "name_owners", "prose", "watched_names", "word_pattern"]
 
 #: Documentation, pictures and waveforms: no build or test reads a setting from them.
 _DOCUMENTS = frozenset(
@@ -90,6 +90,19 @@ def watched_names(design: Design) -> dict[str, str]:
     target's non-local parameters (owner ``""``), and the non-local parameters of a top
     above it (:func:`._param_tops.top_parameters`), owner that top. Once per design object."""
     return _watch(design)[1]
+
+
+def name_owners(design: Design) -> dict[str, tuple[str, ...]]:
+    """Every watched name with all its owners (:func:`watched_names` keeps the first: a
+    name may be a parameter of the target, of a top and of a unit between)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for n, o in watched_names(design).items():
+        out[n] = (o,)
+    for top, own in top_parameters(design).items():
+        for n in own:
+            if top not in out[n]:
+                out[n] = (*out[n], top)
+    return out
 
 
 def word_pattern(design: Design) -> re.Pattern[str] | None:

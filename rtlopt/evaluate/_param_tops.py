@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rtlopt.frontend.model import Design
 
@@ -75,6 +75,7 @@ def _top_parameters(design: Design) -> dict[str, list[str]]:
         return out  # no top above the target: no elaboration needed
     alt = "|".join(re.escape(n) for n in sorted(_above(design)))
     word = re.compile(rf"(?<![\w$])(?:{alt})(?![\w$])")
+    between: dict[str, Any] = {}
     try:
         tops = _compile(files, {}, design).getRoot().topInstances
         for top in tops:
@@ -89,11 +90,13 @@ def _top_parameters(design: Design) -> dict[str, list[str]]:
             for w in below:  # the units between the top and the target
                 for at in [w[: m.start()] for m in re.finditer(r"\.", w)][1:]:
                     inst = found.get(at)
-                    name = inst.body.definition.name if inst is not None else ""
-                    if inst is not None and name not in out:
-                        out[name] = read_outside_delays(_members(inst), _declared(inst))
+                    if inst is not None:
+                        between.setdefault(inst.body.definition.name, inst)
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: no top known
         return out
+    for name, inst in between.items():  # after the tops: a name's first owner is a top
+        if name not in out:
+            out[name] = read_outside_delays(_members(inst), _declared(inst))
     for name in sorted(_above(design) - {t} - set(out)):  # in a branch the defaults turn off
         m = design.modules[name]
         text = m.file.read_text(errors="replace")[m.start : m.end]

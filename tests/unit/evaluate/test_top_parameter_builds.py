@@ -158,3 +158,18 @@ def test_a_setting_through_a_hierarchical_path_leaves_the_change_unchecked(tmp_p
     design = _design(tmp_path, "inv", files)
     _, why = foreign_parameterizations(design, INV, parameterizations(design), {})
     assert "sets parameter MODE of wrap or of an instance below a top" in why, why
+
+
+def test_a_name_of_a_top_and_of_a_unit_between_is_set_on_each(tmp_path: Path) -> None:
+    """``MEM`` is the top's own (read there, not handed on) and the wrapper's: a build
+    making the wrapper its top (``-GMEM=256``) selects the wrapper's branch."""
+    wrap = WRAP.replace("parameter MODE = 0", "parameter MEM = 4").replace("(MODE)", "(MEM > 100)")
+    tb = TB_WRAP.replace(
+        "module tb;", "module tb;\n  parameter MEM = 4;\n  initial if (MEM) a = 1;"
+    )
+    make = "verilator --binary --top-module wrap -GMEM=256 inv.v wrap.v"
+    files = {"inv.v": INV, "wrap.v": wrap, "tb.v": tb, "Makefile": make}
+    design = _design(tmp_path, "inv", files)
+    extra, why = foreign_parameterizations(design, INV, parameterizations(design), {})
+    assert why == ""
+    assert {"W": "21"} in [dict(p.values) for p in extra]
