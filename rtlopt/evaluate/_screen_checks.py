@@ -260,7 +260,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     when the repository's instances cannot be read (fail closed), else ""."""
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
     from rtlopt.evaluate._tb_x import tb_x_inputs
-    from rtlopt.evaluate._tb_x_params import param_x_inputs
+    from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
     try:
@@ -302,7 +302,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         if why:
             return why
     # an instance fed x under another build's defines is judged by its parameters too
-    return _other_parameters(s, [*found, *tb.found, *px.found])
+    return _other_parameters(s, [*found, *tb.found]) or other_parameters(s.design)
 
 
 def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:

@@ -26,11 +26,13 @@ from typing import Any
 from rtlopt.evaluate._tb_x import TbX
 from rtlopt.frontend.model import Design
 
-__all__ = ["param_x_inputs"]
+__all__ = ["other_parameters", "param_x_inputs"]
 
 log = logging.getLogger(__name__)
 
 _CACHE: dict[Any, tuple[object, TbX]] = {}
+#: Per design: ``(top, values, where, found)`` of each elaboration that found inputs fed.
+_FED: dict[int, tuple[object, list[tuple[str, tuple[tuple[str, str], ...], str, list[Any]]]]] = {}
 
 
 def param_x_inputs(design: Design) -> TbX:
@@ -55,6 +57,9 @@ def _judged(design: Design) -> TbX:
         return TbX(inputs, True, f"{got}; feeding every input x")
     found: list[Any] = []
     first = ""
+    if len(_FED) > 8:
+        _FED.clear()
+    _FED[id(design)] = (design, [])
     for top, values, where in got:
         sets = tuple(f"{k}={v}" for k, v in values)
         try:
@@ -64,8 +69,46 @@ def _judged(design: Design) -> TbX:
             return TbX(inputs, True, f"{why}; feeding every input x")
         if more and not first:
             first = f"{where}: {top} elaborated with {', '.join(sets)}"
+        if more:
+            _FED[id(design)][1].append((top, values, where, more))
         found += more
     return _fed(design, found, first)
+
+
+def other_parameters(design: Design) -> str:
+    """Why the change is unchecked because an instance :func:`param_x_inputs` found fed x
+    has other parameters than the target's defaults (the x-faithfulness proof reads the
+    target with its defaults), or "" (read by elaborating the same setting again,
+    :func:`._foreign_params._passed_down`; one that cannot be read is unchecked)."""
+    from rtlopt.evaluate._foreign_params import _passed_down
+    from rtlopt.frontend._params import parameterizations
+
+    param_x_inputs(design)
+    hit = _FED.get(id(design))
+    if (
+        hit is None
+        or hit[0] is not design
+        or not any(not p.local for p in design.target.parameters)
+    ):
+        return ""
+    default = next((p for p in parameterizations(design) if "defaults" in p.where), None)
+    t = design.target.name
+    for top, values, where, found in hit[1]:
+        fed = {o.reaches.rpartition(".")[0] if o.reaches else o.instance for o in found}
+        got = _passed_down(design, top, values)
+        ours = {w: pz for pz in got or [] for w in pz.where if w in fed}
+        for inst in sorted(fed):
+            pz = ours.get(inst)
+            if default is None or pz is None or pz.values != default.values:
+                shown = pz.label() if pz is not None else "not read"
+                return (
+                    f"{where}: the repository feeds x into inputs of its instance {inst} of "
+                    f"{t} (with {', '.join(f'{k}={v}' for k, v in values)} on {top}), which "
+                    f"has other parameters ({shown}) than the module's defaults, and the proof "
+                    "that the change reads x as the reference does reads the module with its "
+                    "defaults only"
+                )
+    return ""
 
 
 def _open_under(design: Design, top: str, sets: tuple[str, ...]) -> list[Any]:

@@ -13,7 +13,7 @@ import pytest
 from rtlopt.config import ProjectConfig
 from rtlopt.evaluate._foreign_params import foreign_parameterizations
 from rtlopt.evaluate._param_tops import read_outside_delays
-from rtlopt.evaluate._tb_x_params import param_x_inputs
+from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
 from rtlopt.frontend import load_design
 from rtlopt.frontend._params import parameterizations
 from rtlopt.frontend.model import Design
@@ -173,3 +173,23 @@ def test_a_name_of_a_top_and_of_a_unit_between_is_set_on_each(tmp_path: Path) ->
     extra, why = foreign_parameterizations(design, INV, parameterizations(design), {})
     assert why == ""
     assert {"W": "21"} in [dict(p.values) for p in extra]
+
+
+@pytest.mark.parametrize("width", ["21", "8"])
+def test_an_instance_fed_x_under_a_build_setting_is_judged_by_its_parameters(
+    tmp_path: Path, width: str
+) -> None:
+    tb = (
+        "module tb;\n  parameter XSTIM = 0;\n  reg [7:0] a = 0; wire [7:0] y;\n"
+        "  inv dut(.a(a), .y(y));\n  if (XSTIM) begin : g\n"
+        f"    reg [{width}-1:0] b = 'x; wire [{width}-1:0] z;\n"
+        f"    inv #(.W({width})) d2(.a(b), .y(z));\n  end\nendmodule\n"
+    )
+    make = "iverilog -Ptb.XSTIM=1 -o sim.vvp inv.v tb.v"
+    design = _design(tmp_path, "inv", {"inv.v": INV, "tb.v": tb, "Makefile": make})
+    assert param_x_inputs(design).ports == ("a",)
+    why = other_parameters(design)
+    if width == "8":
+        assert why == ""
+    else:
+        assert "instance tb.g.d2 of inv" in why and "W=21" in why, why
