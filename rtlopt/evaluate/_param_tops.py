@@ -23,12 +23,9 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rtlopt.frontend.model import Design
-
-if TYPE_CHECKING:
-    from rtlopt.evaluate._foreign_params import Override
 
 __all__ = ["MAX_COMBINATIONS", "combinations", "read_outside_delays", "top_parameters"]
 
@@ -121,13 +118,14 @@ def _declared(inst: object) -> list[str]:
 
 
 def combinations(
-    overrides: Iterable[Override], least: int = 1
+    overrides: Iterable[Any], least: int = 1
 ) -> list[tuple[str, tuple[tuple[str, str], ...], str]] | str:
-    """Every combination of the literal values ``overrides`` give the parameters of a unit
-    above the target (each parameter unset or set to one of its values, ``least`` of them
-    set at least; several settings may make one build: ``-Ptb.A=1 -Ptb.B=1``), as ``(top,
-    values, where)``; or why there are too many (more than :data:`MAX_COMBINATIONS` for a
-    top). Overrides of the target's own parameters and unreadable values are left out."""
+    """Every combination of the literal values ``overrides``
+    (:class:`._foreign_params.Override`) give the parameters of a unit above the target
+    (each parameter unset or set to one of its values, ``least`` of them set at least;
+    several settings may make one build: ``-Ptb.A=1 -Ptb.B=1``), as ``(top, values,
+    where)``; or why there are too many (more than :data:`MAX_COMBINATIONS` for a top).
+    Overrides of the target's own parameters and unreadable values are left out."""
     per: dict[str, dict[str, dict[str, str]]] = {}
     for ov in overrides:
         if ov.top and all(v for _, v in ov.values):

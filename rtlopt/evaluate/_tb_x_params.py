@@ -8,7 +8,7 @@ parameters :func:`._param_tops.top_parameters` watches) may turn on a generate b
 writes x (``if (XSTIM) begin initial s = 1'bx; end``), take another branch of a conditional
 on it, or hand a value with x bits. So each such top is elaborated again under the settings
 the repository's builds give its parameters
-(:func:`rtlopt.frontend._open_inputs.open_inputs_under`): each parameter set there unset or
+(:func:`rtlopt.frontend._open_inputs.open_inputs` from that top): each parameter set there unset or
 set to each value a setting gives it, over every combination (at most
 :data:`._param_tops.MAX_COMBINATIONS`); the inputs found fed there are fed.
 
@@ -112,9 +112,11 @@ def other_parameters(design: Design) -> str:
 
 
 def _open_under(design: Design, top: str, sets: tuple[str, ...]) -> list[Any]:
-    from rtlopt.frontend._open_inputs import open_inputs_under
+    """The inputs the instance analysis finds fed with the repository elaborated from
+    ``top`` alone, its parameters set to ``sets`` (raises RuntimeError where it cannot)."""
+    from rtlopt.frontend._open_inputs import _judged
 
-    return open_inputs_under(design, top, sets)
+    return _judged(design, (top,), sets)
 
 
 def _fed(design: Design, found: list[Any], first: str) -> TbX:

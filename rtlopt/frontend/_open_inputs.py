@@ -504,12 +504,11 @@ class _Walk:
 
 
 def _judged(
-    design: Design, tops: tuple[str, ...] = (), overrides: tuple[str, ...] = ()
+    design: Design, tops: tuple[str, ...] = (), sets: tuple[str, ...] = ()
 ) -> list[OpenInput]:
     """Every input of every instance of the target below the repository's tops (``tops``
-    only where given, elaborated with the parameter ``overrides``, ``W=37``) that is
-    unconnected or connected to a value with x/z bits, directly or through its parents'
-    input ports.
+    with the parameters ``sets``, ``W=37``, where given) that is unconnected or connected
+    to a value with x/z bits, directly or through its parents' input ports.
 
     Raises:
         RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
@@ -519,7 +518,7 @@ def _judged(
 
     name = design.target.name
     try:
-        walk = _Walk(_compile(build_files(design), {}, design, tops, overrides))
+        walk = _Walk(_compile(build_files(design), {}, design, tops, sets))
         out: list[OpenInput] = []
         loops = CombLoops(walk)
         for inst in walk.instances.values():
@@ -561,16 +560,6 @@ def open_inputs(design: Design) -> list[OpenInput]:
         RuntimeError: slang cannot elaborate the repository.
     """
     return _JUDGED(design)
-
-
-def open_inputs_under(design: Design, top: str, overrides: tuple[str, ...]) -> list[OpenInput]:
-    """:func:`open_inputs` with the repository elaborated from ``top`` alone, its parameters
-    set to ``overrides`` (``XSTIM=1``: a build's setting outside Verilog).
-
-    Raises:
-        RuntimeError: slang cannot elaborate it.
-    """
-    return _judged(design, (top,), overrides)
 
 
 def open_inputs_reason(design: Design) -> str:
