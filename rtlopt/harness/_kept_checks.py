@@ -449,24 +449,43 @@ def design_kept_checks(
             kept=kept,
         )
         out += [(line, m) for m in found]
-        if _checks_below(design, name):
-            out += [(line, m) for m in override_problems(text, own, set(design.modules), FIX)]
+        holding = _holding_checks(design, name)
+        if holding:
+            out += [(line, m) for m in override_problems(text, own, holding, FIX)]
     return out
 
 
-def _checks_below(design: Design, parent: str) -> bool:
-    """Whether a module of ``design`` other than ``parent`` holds a check (or cannot be read:
-    fail closed)."""
-    for name in design.submodules:
+#: A macro use that may expand to a check (a directive is none).
+_EXPANDING = re.compile(
+    r"`(?!(?:ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include|timescale|"
+    r"celldefine|endcelldefine|resetall|default_nettype|line|pragma|begin_keywords|"
+    r"end_keywords|unconnected_drive|nounconnected_drive)\b)[A-Za-z_][\w$]*"
+)
+
+
+def _holding_checks(design: Design, parent: str) -> set[str]:
+    """The modules of ``design`` other than ``parent`` that hold a check, or whose
+    instances below do (a parameter passed down reaches it), or that use a macro that may
+    expand to one, or cannot be read (fail closed)."""
+    from rtlopt.frontend import module_closure
+
+    def holds(name: str) -> bool:
         mod = design.modules.get(name)
-        if name == parent or mod is None:
-            continue
+        if mod is None:
+            return False
         try:
-            if _CHECK.search(mod.text()) or "`" in mod.text():
-                return True
+            text = blank_comments(mod.text(), strings=False)
         except OSError:
             return True
-    return False
+        if _is_check(text, macros):
+            return True
+        # a macro no text of the repository defines may expand to one
+        return any(m.group(0)[1:] not in macros for m in _EXPANDING.finditer(text))
+
+    macros = _design_macros(design)
+    below = [n for n in module_closure([parent], design.modules) if n != parent]
+    direct = {n for n in below if holds(n)}
+    return {n for n in below if direct.intersection(module_closure([n], design.modules))}
 
 
 def exposed_signals(design: Design) -> tuple[str, ...]:

@@ -452,7 +452,8 @@ def _overrides(text: str, modules: set[str]) -> Counter[str]:
                 if level == 0:
                     break
             override = " ".join(toks[1 : j + 1])
-        out[f"{' / '.join(chain)}: {inst.group(1)} {override} {inst.group(2)}"] += 1
+        # the instance's name aside: a renamed instance sets what the reference's did
+        out[f"{' / '.join(chain)}: {inst.group(1)} {override}"] += 1
     return out
 
 

@@ -165,3 +165,15 @@ def test_the_parameters_an_instance_sets_for_the_checks_below_are_kept() -> None
     assert override_problems(top, moved, {"chk"}, FIX)
     rewired = top.replace("u_chk(.clk(clk)", "u_chk (.clk(clk)")
     assert override_problems(top, rewired, {"chk"}, FIX) == []
+
+
+def test_a_renamed_instance_sets_the_parameters_the_reference_set() -> None:
+    """The instance's name is no parameter: a rename with the same override is none of the
+    rule's business (C910's gate cells renamed), a changed override still is."""
+    top = (
+        "module top(input clk, input rst, input [3:0] d, output [3:0] q);\n"
+        "  chk #(.CHECKS(1)) u_chk(.clk(clk), .rst(rst), .d(d), .q(q));\nendmodule\n"
+    )
+    renamed = top.replace("u_chk(", "x_chk_q(")
+    assert override_problems(top, renamed, {"chk"}, FIX) == []
+    assert override_problems(top, renamed.replace("CHECKS(1)", "CHECKS(0)"), {"chk"}, FIX)
