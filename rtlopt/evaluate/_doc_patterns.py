@@ -52,6 +52,15 @@ _LISTED = re.compile(
     r"""|\b(?:listdir|scandir|walk|iterdir)\s*\(\s*["']([^"'\n]*)["']"""
     r"""|\bfind\s+([\w.\-/]+)|\bls\s+(?:-\w+\s+)*([\w.\-/]+)/?\s*[|;`)\n])"""
 )
+#: A listing whose folder is no literal (``os.listdir()``, ``os.scandir(root)``,
+#: ``Path().iterdir()``, ``Path.cwd().glob(pat)``, ``os.walk(os.getcwd())``): the working
+#: folder or a computed one, so any folder of the repository (fail closed). A glob's pattern
+#: that is no literal (``glob(pat)``, ``iglob(os.path.join(d, p))``) may name any file too.
+_LISTED_ANY = re.compile(
+    r"""\b(?:listdir|scandir|walk|iterdir)\s*\(\s*(?!["'])"""
+    r"""|\bPath\s*(?:\.\s*cwd\s*)?\(\s*(?:\)|[^"'\s)])[^\n]*?\.\s*(?:iterdir|glob|rglob)\s*\("""
+    r"""|\b(?:i?glob|rglob)\s*\(\s*(?![\s"')\]\[])"""
+)
 
 
 def _regex(pattern: str) -> re.Pattern[str] | None:
@@ -115,6 +124,8 @@ def _patterns(texts: Iterable[tuple[Path, str]]) -> list[re.Pattern[str]]:
         for word in _joined_words(text):
             if word not in found:
                 found[word] = _regex(word) or re.compile(rf"(?:^|/){re.escape(word)}$")
+        if "\0*" not in found and _LISTED_ANY.search(text):
+            found["\0*"] = re.compile(".*")
         for m in _LISTED.finditer(text):
             folder = next((g for g in m.groups() if g is not None), "").strip("/") or "."
             key = "\0" + folder

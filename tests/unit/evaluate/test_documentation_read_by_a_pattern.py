@@ -101,3 +101,26 @@ def test_a_shell_expansion_rtlopt_does_not_expand_names_every_file_it_may_match(
 ) -> None:
     docs = [Path("/r/docs/config.md"), Path("/r/NOTES.txt")]
     assert Path("/r/docs/config.md") in pattern_matched([(Path("/r/Makefile"), reader)], docs)
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "for f in sorted(os.listdir()):\n    if f.endswith('.md'): rows += open(f).read()\n",
+        "for e in os.scandir(root):\n    rows += open(e.path).read()\n",
+        "for f in Path().iterdir():\n    rows += f.read_text()\n",
+        "for f in Path.cwd().glob('*'):\n    rows += f.read_text()\n",
+        "for f in Path(here).glob(pat):\n    rows += f.read_text()\n",
+        "for d, _, fs in os.walk(os.getcwd()):\n    rows += fs\n",
+        "for f in glob.glob(pattern):\n    rows += open(f).read()\n",
+    ],
+)
+def test_a_listing_of_no_literal_folder_may_read_every_document(listing: str) -> None:
+    """The working folder or a computed one is any folder: each document may be read."""
+    docs = [Path("/r/TESTPLAN.md"), Path("/r/docs/plan.md")]
+    assert pattern_matched([(Path("/r/gen_tb.py"), listing)], docs) == set(docs)
+
+
+def test_a_listing_of_a_literal_folder_reads_that_folder_only() -> None:
+    texts = [(Path("/r/gen_tb.py"), "for f in os.listdir('tb'):\n    print(f)\nglob([])\n")]
+    assert pattern_matched(texts, [Path("/r/TESTPLAN.md"), Path("/r/docs/plan.md")]) == set()
