@@ -270,10 +270,12 @@ def open_target(spec: TargetSpec) -> Target:
     return Target(cfg, design, pdk, resolved.files)
 
 
-def open_evaluator(target: Target, workdir: Path) -> Evaluator:
+def open_evaluator(target: Target, workdir: Path, *, reorder_ports: bool = True) -> Evaluator:
     """The target's evaluator with scratch under ``workdir`` (a context manager: its exit
-    stops the tool workers)."""
-    return Evaluator(target.design, target.config, workdir, target.pdk)
+    stops the tool workers). ``reorder_ports``: a candidate is judged with its ports in the
+    reference's order (``optimize``, which writes that order back); False judges the text
+    as written (a port order that differs is refused: an instance by position)."""
+    return Evaluator(target.design, target.config, workdir, target.pdk, reorder_ports=reorder_ports)
 
 
 def metric_value(result: EvalResult, kind: str) -> float | None:
@@ -331,7 +333,9 @@ def evaluate(
         observe: Also say where the results are kept and what they depend on
             (``Evaluation.cache``).
     """
-    with open_evaluator(target, workdir) as ev:
+    # the candidate is judged as written: the user applies this text, not the reordered one
+    # (an instance of the repository may connect the target by position)
+    with open_evaluator(target, workdir, reorder_ports=False) as ev:
         cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
             on_phase("evaluating the candidate ...")
