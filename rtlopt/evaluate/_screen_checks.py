@@ -258,11 +258,16 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
 def _x_fed(s: EvalSetup, c: Candidate) -> str:
     """The inputs the repository feeds x into ``c.x_inputs``; why the change is unchecked
     when the repository's instances cannot be read (fail closed), else ""."""
+    from rtlopt.evaluate._decoys import decoy_reason
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
     from rtlopt.evaluate._tb_x import tb_x_inputs
     from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
+    # a header or library module a build may resolve to another file (``evaluate/_decoys.py``)
+    why = decoy_reason(s.design, s.workdir)
+    if why:
+        return why
     try:
         found = open_inputs(s.design)
     except RuntimeError:
