@@ -333,9 +333,13 @@ def evaluate(
         observe: Also say where the results are kept and what they depend on
             (``Evaluation.cache``).
     """
-    # the candidate is judged as written: the user applies this text, not the reordered one
-    # (an instance of the repository may connect the target by position)
-    with open_evaluator(target, workdir, reorder_ports=False) as ev:
+    # the user applies this text, not a reordered one: where a text of the repository may
+    # connect the target by position, the candidate is judged as written (another port order
+    # is refused), else in the reference's order (``evaluate/_positional.py``)
+    from rtlopt.evaluate._positional import positional_site
+
+    reorder = not positional_site(target.design, workdir)
+    with open_evaluator(target, workdir, reorder_ports=reorder) as ev:
         cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
             on_phase("evaluating the candidate ...")
