@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from rtlopt.check._build_files import build_checks
 from rtlopt.check._check import (
     CheckReport,
     ModuleCheck,
@@ -256,6 +257,7 @@ class _Gate:
             report.modules.append(_config_check(rules))
             report.headline = config_headline(rules.changes, trusted=rules.trusted)
         report.modules += self._case_collisions()
+        report.modules += build_checks(self.changes, self.new_tree, self.read_base, rules.trusted)
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()

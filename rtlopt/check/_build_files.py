@@ -1,0 +1,150 @@
+"""The gate's fail-closed rule on every file that is neither Verilog nor documentation.
+
+A build reads more than its tool lines: which rule of a Makefile is first (its default goal),
+``.DEFAULT_GOAL``, a new ``GNUmakefile`` read before the ``Makefile``, the goal a script asks
+for, a file's existence (``$(wildcard fast.flag)``, ``[ -e fast.flag ]``), its name
+(``$(basename $(wildcard defs/*.def))`` as defines), its mode (``[ -x tools/fast ]``). The gate
+cannot follow every such form, so every change of a file that is no Verilog source and no
+documentation (a changed line of any role, an added, deleted, renamed or emptied file, a mode
+change) is a finding, unless the configuration is trusted (``--trust-config``). A build that runs
+git (``git log``, ``git describe``, ``GIT_*`` variables, ``.git/`` paths) reads the commit's own
+metadata (its message, its hash, its date): there every change is a finding, unless trusted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path, PurePosixPath
+
+from rtlopt.check._check import ModuleCheck
+
+__all__ = ["build_change_findings", "build_checks", "git_readers", "is_documentation"]
+
+_VERILOG = (".v", ".sv", ".vh", ".svh", ".verilog", ".vlog", ".svi", ".svp")
+_DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
+_DOC_STEMS = ("readme", "license", "licence", "copying", "authors", "changelog", "changes")
+
+#: A build text running git or reading its metadata: the word ``git`` as a command (a shell's,
+#: a quoted argument vector's), ``GIT_*`` variables, a path into ``.git/``, git libraries.
+_GIT = re.compile(
+    r"(?:^|[\s;|&(`{=\"'\[,])git(?=[\s\"',)\]}]|$)"
+    r"|\bGIT_[A-Z_]+|(?:^|[\s/\"'(=])\.git/|\bimport\s+git\b|\bfrom\s+git\b"
+    r"|\bpygit2\b|\bdulwich\b|\bgit2\b|\bgitpython\b",
+    re.M | re.I,
+)
+_SKIP_DIRS = {".git"}
+_MAX_BYTES = 4_000_000
+
+
+def is_documentation(rel: str) -> bool:
+    """A documentation file by its name: Markdown, reStructuredText, AsciiDoc, PDF, or a
+    README/LICENSE/COPYING/AUTHORS/CHANGELOG (any extension but a Verilog one)."""
+    p = PurePosixPath(rel)
+    suffix = p.suffix.lower()
+    if suffix in _DOC_SUFFIXES:
+        return True
+    return p.stem.lower() in _DOC_STEMS and suffix in ("", ".txt")
+
+
+def _is_verilog(rel: str) -> bool:
+    return PurePosixPath(rel).suffix.lower() in _VERILOG
+
+
+_STATUS = {
+    "A": "added",
+    "D": "deleted",
+    "M": "changed (its text or its mode)",
+    "T": "changed in type (file, link, submodule)",
+    "R": "renamed",
+    "C": "copied",
+}
+
+
+def build_change_findings(changes: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each changed path that is neither Verilog nor documentation, with its finding."""
+    out = []
+    for rel, status in sorted(changes.items()):
+        if _is_verilog(rel) or is_documentation(rel):
+            continue
+        what = _STATUS.get(status, f"changed ({status})")
+        out.append(
+            (
+                rel,
+                f"{what}, a file that is no Verilog source and no documentation: a build"
+                " may read it (a rule, a goal, a file's existence, name or mode), which rtlopt"
+                " cannot follow in every form; check the change by hand and pass --trust-config"
+                " if the build's results stay the same",
+            )
+        )
+    return out
+
+
+def _texts(tree: Path) -> Iterable[tuple[str, str]]:
+    for root, dirs, names in os.walk(tree):
+        dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
+        for name in names:
+            path = Path(root) / name
+            rel = path.relative_to(tree).as_posix()
+            if _is_verilog(rel) or is_documentation(rel) or path.is_symlink():
+                continue
+            try:
+                if path.stat().st_size > _MAX_BYTES:
+                    continue
+                data = path.read_bytes()
+            except OSError:
+                continue
+            if b"\0" in data[:8192]:
+                continue
+            yield rel, data.decode("utf-8", "replace")
+
+
+def git_readers(tree: Path) -> list[tuple[str, int]]:
+    """The build texts of ``tree`` (neither Verilog nor documentation) that run git or read
+    its metadata: (path, line), the first such line of each."""
+    found = []
+    for rel, text in _texts(tree):
+        m = _GIT.search(text)
+        if m:
+            found.append((rel, text.count("\n", 0, m.start() + 1) + 1))
+    return found
+
+
+def git_finding(readers: list[tuple[str, int]]) -> str:
+    """The finding on a change to a repository whose build runs git."""
+    named = ", ".join(f"{rel}:{line}" for rel, line in readers[:3])
+    more = " ..." if len(readers) > 3 else ""
+    return (
+        f"the build runs git or reads its metadata ({named}{more}): it may read the commit's own"
+        " message, hash or date, which rtlopt does not judge; check the commit by hand and pass"
+        " --trust-config if the build's results stay the same"
+    )
+
+
+def build_checks(
+    changes: Mapping[str, str],
+    new_tree: Path,
+    read_base: Callable[[str], str | None],
+    trusted: bool,
+) -> list[ModuleCheck]:
+    """The gate's findings of this rule, unless ``trusted``: each changed file that is neither
+    Verilog nor documentation, and any change at all where the build of ``new_tree`` runs git;
+    trusted or not, a changed Verilog file adding or removing a directive after other code on
+    its line (:mod:`rtlopt.check._midline_directives`)."""
+    from rtlopt.check._midline_directives import midline_directive_findings
+
+    found = [
+        ModuleCheck(rel, "(file)", "directive", findings=[f])
+        for rel, f in midline_directive_findings(changes, read_base, new_tree)
+    ]
+    if trusted:
+        return found
+    found += [
+        ModuleCheck(rel, "(file)", "build", findings=[f])
+        for rel, f in build_change_findings(changes)
+    ]
+    readers = git_readers(new_tree) if changes else []
+    if readers:
+        found.append(ModuleCheck(readers[0][0], "(build)", "git", findings=[git_finding(readers)]))
+    return found
