@@ -62,11 +62,16 @@ _STATUS = {
 }
 
 
-def build_change_findings(changes: Mapping[str, str]) -> list[tuple[str, str]]:
-    """Each changed path that is neither Verilog nor documentation, with its finding."""
+def build_change_findings(
+    changes: Mapping[str, str], new_tree: Path | None = None
+) -> list[tuple[str, str]]:
+    """Each changed path that is neither Verilog nor documentation, with its finding; a
+    submodule (a folder in ``new_tree``) is judged by the files its bump changes."""
     out = []
     for rel, status in sorted(changes.items()):
         if _is_verilog(rel) or is_documentation(rel):
+            continue
+        if new_tree is not None and (new_tree / rel).is_dir() and not (new_tree / rel).is_symlink():
             continue
         what = _STATUS.get(status, f"changed ({status})")
         out.append(
@@ -142,7 +147,7 @@ def build_checks(
         return found
     found += [
         ModuleCheck(rel, "(file)", "build", findings=[f])
-        for rel, f in build_change_findings(changes)
+        for rel, f in build_change_findings(changes, new_tree)
     ]
     readers = git_readers(new_tree) if changes else []
     if readers:

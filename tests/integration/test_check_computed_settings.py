@@ -40,8 +40,10 @@ def test_a_change_a_computed_setting_may_read_fails(
     repo = tmp_path / "repo"
     base = {"rtlopt.toml": TOML, "files.f": "inv.v\n", "inv.v": INV, "Makefile": MAKE}
     committed_repo(repo, base, monkeypatch, tmp_path / "c")
+    # a comment in the Makefile: a build-file finding only (no computed-setting one)
     code, said = _check(repo, {"Makefile": MAKE.replace("# the simulation", "# the sim")})
-    assert (code, said) == (0, "")
+    assert code == 1 and said.count("no Verilog source and no documentation") == 1, said
+    assert "\n" not in said, said
     fast = MAKE.replace("SLOW", "FAST")
     code, said = _check(repo, {"Makefile": fast})
     assert code == 1 and "Makefile at line 2" in said and "may feed Makefile:6" in said, said

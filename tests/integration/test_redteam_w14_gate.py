@@ -160,7 +160,8 @@ def test_a_file_in_a_library_folder_the_design_does_not_read_passes(
     _write(repo, {"lib/notes.txt": "op: and, some day\n", "README.md": "readme\n"})
     _git(repo, "add", "-A")
     rc, out = _check(repo)
-    assert rc == 0 and not out["modules"], out
+    # the one finding: a changed file a build may read (any file neither Verilog nor docs)
+    assert rc == 1 and list(_rows(out)) == [("lib/notes.txt", "(file)")], out
 
 
 # --- 5. .gitattributes ------------------------------------------------------------------
@@ -207,7 +208,8 @@ def test_a_gitattributes_change_that_rewrites_no_design_file_passes(
     _write(repo, {".gitattributes": "*.png binary\n*.md ident\n"})
     _git(repo, "add", "-A")
     rc, out = _check(repo)
-    assert rc == 0 and not out["modules"], out
+    # the one finding: a changed file a build may read (any file neither Verilog nor docs)
+    assert rc == 1 and list(_rows(out)) == [(".gitattributes", "(file)")], out
 
 
 def test_a_gitattributes_edit_the_checkout_did_not_apply_fails_closed(
