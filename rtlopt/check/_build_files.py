@@ -6,7 +6,8 @@ for, a file's existence (``$(wildcard fast.flag)``, ``[ -e fast.flag ]``), its n
 (``$(basename $(wildcard defs/*.def))`` as defines), its mode (``[ -x tools/fast ]``). The gate
 cannot follow every such form, so every change of a file that is no Verilog source and no
 documentation (a changed line of any role, an added, deleted, renamed or emptied file, a mode
-change) is a finding, unless the configuration is trusted (``--trust-config``). A build that runs
+change; a documentation file added or deleted, as a marker may have any name) is a finding,
+unless the configuration is trusted (``--trust-config``). A build that runs
 git (``git log``, ``git describe``, ``GIT_*`` variables, ``.git/`` paths) reads the commit's own
 metadata (its message, its hash, its date): there every change is a finding, unless trusted.
 """
@@ -69,8 +70,8 @@ def build_change_findings(
     submodule (a folder in ``new_tree``) is judged by the files its bump changes."""
     out = []
     for rel, status in sorted(changes.items()):
-        if _is_verilog(rel) or is_documentation(rel):
-            continue
+        if _is_verilog(rel) or (is_documentation(rel) and status not in "ADR"):
+            continue  # a documentation file added or deleted: a marker a build may test
         if new_tree is not None and (new_tree / rel).is_dir() and not (new_tree / rel).is_symlink():
             continue
         what = _STATUS.get(status, f"changed ({status})")

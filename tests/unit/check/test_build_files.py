@@ -40,6 +40,14 @@ def test_documentation_and_verilog_are_no_build_change(rel: str) -> None:
     assert build_change_findings({rel: "M"}) == []
 
 
+def test_an_added_or_deleted_documentation_file_is_a_finding() -> None:
+    # a marker a build tests ([ -e fast.md ]) may have any name
+    assert [r for r, _ in build_change_findings({"fast.md": "A", "old.rst": "D"})] == [
+        "fast.md",
+        "old.rst",
+    ]
+
+
 def test_documentation_names() -> None:
     assert is_documentation("README") and is_documentation("doc/x.md")
     assert not is_documentation("files.txt") and not is_documentation("Makefile")
