@@ -7,9 +7,10 @@ for, a file's existence (``$(wildcard fast.flag)``, ``[ -e fast.flag ]``), its n
 cannot follow every such form, so every change of a file that is no Verilog source and no
 documentation (a changed line of any role, an added, deleted, renamed or emptied file, a mode
 change; a documentation file added or deleted, as a marker may have any name) is a finding,
-unless the configuration is trusted (``--trust-config``). A build that runs
-git (``git log``, ``git describe``, ``GIT_*`` variables, ``.git/`` paths) reads the commit's own
-metadata (its message, its hash, its date): there every change is a finding, unless trusted.
+unless the configuration is trusted (``--trust-config``). A build that runs git reads the
+commit's own metadata (its message, its hash): :func:`git_readers` names such texts, but no
+finding is made of them (every commit of picorv32, ibex and cv32e40p would be one: their CI
+and build texts run git), so a commit steering such a build by its message is not judged.
 """
 
 from __future__ import annotations
@@ -117,17 +118,6 @@ def git_readers(tree: Path) -> list[tuple[str, int]]:
     return found
 
 
-def git_finding(readers: list[tuple[str, int]]) -> str:
-    """The finding on a change to a repository whose build runs git."""
-    named = ", ".join(f"{rel}:{line}" for rel, line in readers[:3])
-    more = " ..." if len(readers) > 3 else ""
-    return (
-        f"the build runs git or reads its metadata ({named}{more}): it may read the commit's own"
-        " message, hash or date, which rtlopt does not judge; check the commit by hand and pass"
-        " --trust-config if the build's results stay the same"
-    )
-
-
 def build_checks(
     changes: Mapping[str, str],
     new_tree: Path,
@@ -135,7 +125,7 @@ def build_checks(
     trusted: bool,
 ) -> list[ModuleCheck]:
     """The gate's findings of this rule, unless ``trusted``: each changed file that is neither
-    Verilog nor documentation, and any change at all where the build of ``new_tree`` runs git;
+    Verilog nor documentation;
     trusted or not, a changed Verilog file adding or removing a directive after other code on
     its line (:mod:`rtlopt.check._midline_directives`)."""
     from rtlopt.check._midline_directives import midline_directive_findings
@@ -150,7 +140,4 @@ def build_checks(
         ModuleCheck(rel, "(file)", "build", findings=[f])
         for rel, f in build_change_findings(changes, new_tree)
     ]
-    readers = git_readers(new_tree) if changes else []
-    if readers:
-        found.append(ModuleCheck(readers[0][0], "(build)", "git", findings=[git_finding(readers)]))
     return found

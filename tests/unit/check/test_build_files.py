@@ -78,12 +78,16 @@ def test_no_git_no_reader(tmp_path: Path) -> None:
     assert git_readers(tmp_path) == []
 
 
-def test_every_change_is_a_finding_where_the_build_runs_git(tmp_path: Path) -> None:
+def test_build_checks_judge_changed_build_files_not_the_commit_a_git_build_reads(
+    tmp_path: Path,
+) -> None:
+    """A changed Makefile is a finding (none when trusted); an edited README beside a build
+    running git is none (the per-commit git rule is off: see the module's doc)."""
     (tmp_path / "Makefile").write_text("all:\n\tgit log -1 --format=%B > msg\n")
-    found = build_checks({"README.md": "M"}, tmp_path, lambda rel: None, trusted=False)
-    assert [m.change for m in found] == ["git"] and "git" in found[0].findings[0]
-    assert build_checks({"README.md": "M"}, tmp_path, lambda rel: None, trusted=True) == []
-    assert build_checks({}, tmp_path, lambda rel: None, trusted=False) == []
+    found = build_checks({"Makefile": "M"}, tmp_path, lambda rel: None, trusted=False)
+    assert [m.change for m in found] == ["build"]
+    assert build_checks({"Makefile": "M"}, tmp_path, lambda rel: None, trusted=True) == []
+    assert build_checks({"README.md": "M"}, tmp_path, lambda rel: None, trusted=False) == []
 
 
 def _midline(tmp_path: Path, old: str, new: str, status: str = "M") -> list[tuple[str, str]]:
