@@ -282,6 +282,15 @@ def _defined_x(
             dropped = not entry[0] - set(on)
             where = _where(path, root, line, macro, defined, runtime, "a branch's text", dropped)
             branches.setdefault(entry, where)
+    compiled = {p: c for p, c in every.items() if p.resolve() in built | read}
+    for m, (path, line) in tc.valued(
+        compiled, defined or set(), runtime is not None, design.defines, every.values()
+    ).items():
+        where = (
+            f"{_relative(path, root)}:{line}: `{m} used, whose value a build may set "
+            "(-D, a `define compiled first) in place of rtlopt's"
+        )
+        switched.setdefault((frozenset({m}), frozenset({"\0value"})), where)
     if not switched and not branches:
         return TbX()
     others = None if runtime else defined
@@ -340,6 +349,9 @@ def _elaborated(
     governing = {n for p, c in every.items() if p.resolve() in built for n in tc.conditions(c)}
     runs: list[tuple[Entry, frozenset[str], str]] = []
     for (needed, off), where in literal.items():
+        if "\0value" in off:  # a macro's value alone (tc.valued)
+            runs.append(((needed, frozenset()), frozenset(), where))
+            continue
         others = {m for m in governing - needed - off if defined is None or m in defined}
         runs.append(((needed, off), frozenset(others - set(design.defines)), where))
     on = set(design.defines)

@@ -57,7 +57,7 @@ _BIND_PAIR = re.compile(
 #: The mark of a body holding a ``bind`` not read as one pair, or a ``config``.
 BIND = "\0bind"
 _INCLUDE = re.compile(r"`include\s*[\"<]([^\">\n]+)[\">]")
-_DEFINE_LINE = re.compile(r"^[ \t]*`define\b.*(?:\\\n.*)*", re.M)
+_DEFINE_LINE = re.compile(r"`define\b.*(?:\\\n.*)*")
 _X = re.compile(r"(?<![\w'])\d*'[sS]?[bBoOhH]?[0-9a-fA-F_]*[xXzZ?][0-9a-fA-F_xXzZ?]*")
 
 

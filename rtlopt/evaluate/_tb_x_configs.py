@@ -31,10 +31,11 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from pathlib import Path
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["conditions", "fed_under", "switched_macros"]
+__all__ = ["conditions", "fed_under", "switched_macros", "valued"]
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,8 @@ log = logging.getLogger(__name__)
 _MAX_CONFIGS = 16
 #: A module name no text defines: any module a user's build names.
 UNKNOWN_MODULE = "rtlopt_any_module"
-_CONDITION = re.compile(r"^[ \t]*`(?:ifdef|ifndef|elsif)[ \t]+(\w+)", re.M)
-_DIRECTIVE_USE = re.compile(r"^[ \t]*`(?:ifdef|ifndef|elsif|undef)\b[^\n]*", re.M)
+#: A directive naming a macro without using its value, anywhere on a line.
+_DIRECTIVE_USE = re.compile(r"`(?:ifdef|ifndef|elsif|undef)\b[ \t]*\w*")
 
 
 def switched_macros(levels: list[set[str]], configured: Iterable[str]) -> set[str] | None:
@@ -60,7 +61,57 @@ def switched_macros(levels: list[set[str]], configured: Iterable[str]) -> set[st
 
 def conditions(code: str) -> set[str]:
     """The macros the conditional directives of ``code`` test."""
-    return set(_CONDITION.findall(code))
+    from rtlopt.evaluate._tb_x_defines import directives
+
+    return {name for _, _, name in directives(code) if name}
+
+
+#: A value given on a command line: quoted (``'"a.vh"'``, ``\\"a.vh\\"``, ``"a.vh"``) or bare.
+_GIVEN = r"'[^'\n]*'|\\\"(?:[^\"\n\\]|\\.)*?\\\"|\"(?:[^\"\n\\]|\\.)*\"|[^\s\"'+;]+"
+
+
+def _unquoted(value: str) -> set[str]:
+    """What a tool may receive for a command line's ``value``: a shell's quotes removed, and
+    the value as written (a Makefile's ``"-DF=\\"a.vh\\""``, a ``.f`` file's ``"a.vh"``)."""
+    out = {value}
+    if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) > 1:
+        out.add(value[1:-1])
+    if value.startswith('\\"'):
+        out.add(value.replace('\\"', '"'))
+    return {v for v in out if v}
+
+
+_USE = re.compile(r"`([A-Za-z_]\w*)")
+_DEFINE_HEAD = re.compile(r"`define[ \t]+\w+")
+_DEFINE_NAME = re.compile(r"`define[ \t]+([A-Za-z_]\w*)")
+
+
+def valued(
+    codes: Mapping[Path, str],
+    defined: set[str],
+    any_macro: bool,
+    configured: Iterable[str],
+    others: Iterable[str] = (),
+) -> dict[str, tuple[Path, int]]:
+    """The macros whose value a build may set beside rtlopt's (class AE): used as text
+    (```SEL_INIT``, not a directive's name) in ``codes`` (lexed texts the elaboration reads
+    or a build compiles), and given a value there rtlopt reads otherwise (tested by a
+    conditional, ```ifndef SEL_INIT `define SEL_INIT 1'b0``, or set by the ``configured``
+    defines), that a build may define (``defined``; any when ``any_macro``: ``-DSEL_INIT=x``,
+    a ```define`` in a file compiled first: one of ``others``, the lexed texts, that does not
+    test the macro itself); each with its first use (file, line)."""
+    on = set(configured)
+    tested = {n for c in codes.values() for n in conditions(c)} | on
+    for c in others:  # a `define another file makes, not its own `ifndef default
+        defined = defined | {n for n in _DEFINE_NAME.findall(c) if n not in conditions(c)}
+    out: dict[str, tuple[Path, int]] = {}
+    for path in sorted(codes, key=str):
+        bare = _DIRECTIVE_USE.sub("", _DEFINE_HEAD.sub("", codes[path]))
+        for m in _USE.finditer(bare):
+            name = m.group(1)
+            if name in tested and (any_macro or name in defined) and name not in out:
+                out[name] = (path, bare.count("\n", 0, m.start()) + 1)
+    return out
 
 
 def _values(name: str, texts: Iterable[str]) -> set[str] | None:
@@ -68,8 +119,8 @@ def _values(name: str, texts: Iterable[str]) -> set[str] | None:
     macro with arguments."""
     out: set[str] = set()
     used = False
-    head = re.compile(rf"^[ \t]*`define[ \t]+{re.escape(name)}\b(\(?)([^\n]*)", re.M)
-    given = re.compile(rf"(?:-D|\+define\+){re.escape(name)}=([^\s\"'+;]+)")
+    head = re.compile(rf"`define[ \t]+{re.escape(name)}\b(\(?)([^\n]*)")
+    given = re.compile(rf"(?:-D|\+define\+){re.escape(name)}=({_GIVEN})")
     use = re.compile(rf"`{re.escape(name)}\b")
     for text in texts:
         for m in head.finditer(text):
@@ -78,12 +129,30 @@ def _values(name: str, texts: Iterable[str]) -> set[str] | None:
             value = re.sub(r"//.*|/\*.*?\*/", "", m.group(2)).strip()
             if value:
                 out.add(value)
-        out |= {m.group(1) for m in given.finditer(text)}
+        out |= {v for m in given.finditer(text) for v in _unquoted(m.group(1))}
         code = _DIRECTIVE_USE.sub("", head.sub("", text))
         used = used or use.search(code) is not None
     if used:
         out.add(UNKNOWN_MODULE)
     return out or {"1"}
+
+
+_INCLUDED = re.compile(r"`include[ \t]*`([A-Za-z_]\w*)")
+
+
+def _unresolved(design: Design, chosen: Mapping[str, str], texts: list[str]) -> str:
+    """A macro of ``chosen`` that a text includes by (```include `F``) whose value names no
+    file rtlopt finds (beside the repository's sources, in its include folders, at its root),
+    or "": the elaboration skips such an include, the build reads what it names."""
+    used = {m for t in texts for m in _INCLUDED.findall(t)} & set(chosen)
+    src = design.sources
+    where = {Path(src.root), *src.include_dirs, *(Path(f).parent for f in src.files)}
+    for m in sorted(used):
+        v = chosen[m].strip()
+        name = v[1:-1] if len(v) > 1 and (v[0], v[-1]) in (('"', '"'), ("<", ">")) else ""
+        if not name or not any((Path(d) / name).is_file() for d in where):
+            return str(m)
+    return ""
 
 
 def fed_under(
@@ -114,6 +183,10 @@ def fed_under(
     found: list[object] = []
     for combo in combos:
         chosen = {m: v for m, v in zip(values, combo, strict=True) if v is not None}
+        lost = _unresolved(design, chosen, texts)
+        if lost:
+            log.info("%s: `include `%s names no file rtlopt finds", design.target.name, lost)
+            return None
         kept = {k: v for k, v in design.defines.items() if k not in off}
         defines: Mapping[str, str] = {**kept, **chosen}
         other = replace(design, sources=replace(design.sources, defines=dict(defines)))

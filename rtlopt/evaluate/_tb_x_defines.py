@@ -17,13 +17,14 @@ tool's own, ``SYNTHESIS``, ``VERILATOR``; ``INC_ASSERT`` left to users) is judge
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from rtlopt.evaluate import _tb_x_forms as tf
 
 __all__ = [
     "branch_lines",
     "build_macros",
+    "directives",
     "governed_macros",
     "own_spans",
     "runtime_defines",
@@ -31,7 +32,18 @@ __all__ = [
     "written_x_all",
 ]
 
-_COND = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif)\b[ \t]*(\w*)", re.M)
+#: A conditional directive anywhere on a line (the preprocessor reads one after code and
+#: before more: ``initial s = `ifdef X 1'bx `else 1'b0 `endif;``), with the macro it tests.
+_COND = re.compile(r"`(?:(ifdef|ifndef|elsif)\b[ \t]*(\w*)|(else|endif)\b)")
+
+
+def directives(code: str) -> Iterator[tuple[int, str, str]]:
+    """The conditional directives of ``code`` (comments and strings blanked), wherever they
+    stand on their line: (offset, word, the macro tested or "")."""
+    for m in _COND.finditer(code):
+        yield m.start(), m.group(1) or m.group(3), m.group(2) or ""
+
+
 #: A macro defined on a command line, in a ``.f`` file, a Verilog text or a core/YAML file.
 _DEFINES = (
     re.compile(r"(?:^|[\s\"'=(\[,])-D\s*([A-Za-z_]\w*)"),
@@ -104,11 +116,10 @@ def governed_macros(code: str, configured: Iterable[str] = ()) -> dict[int, list
     #: per level: its macros, a branch of its chain taken, this branch's condition holds
     stack: list[tuple[set[str], bool, bool]] = []
     line = 1
-    for m in _COND.finditer(code):
-        here = tf.line_of(code, m.start())
+    for at, kind, name in directives(code):
+        here = tf.line_of(code, at)
         _mark(out, stack, range(line, here + 1))
         line = here
-        kind, name = m.group(1), m.group(2)
         if kind in ("ifdef", "ifndef"):
             holds = (name in on) == (kind == "ifdef")
             stack.append(({name} if name else set(), holds, holds))
@@ -202,11 +213,10 @@ def entering(code: str, configured: Iterable[str] = ()) -> dict[int, Entry | Non
     stack: list[tuple[Entry, Entry, bool, bool]] = []
     none: frozenset[str] = frozenset()
     line = 1
-    for m in _COND.finditer(code):
-        here = tf.line_of(code, m.start())
+    for at, kind, name in directives(code):
+        here = tf.line_of(code, at)
         _enter(out, stack, range(line, here + 1), on)
         line = here
-        kind, name = m.group(1), m.group(2)
         n = frozenset({name} if name else ())
         if kind in ("ifdef", "ifndef"):
             holds = (name in on) == (kind == "ifdef")

@@ -80,7 +80,8 @@ _TWO_STATE = frozenset(
 #: a Yosys techmap file's ``module $_DLATCH_P_ (``).
 _UNIT_HEAD = re.compile(r"\b(?:module|macromodule|primitive|interface|program)\s*$")
 _SYSCALL = re.compile(r"(?<![\\\w$])(\$[A-Za-z_][\w$]*)\s*\(")
-_DIRECTIVE = re.compile(r"^[ \t]*`(ifdef|ifndef|elsif|else|endif)\b", re.M)
+#: A conditional directive, anywhere on its line (as the preprocessor reads it).
+_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b")
 
 #: Standard system tasks and functions (IEEE 1800, 1364) and the dump tasks of simulators:
 #: none writes an argument otherwise than the elaboration reads (:mod:`rtlopt.frontend._sys_x`).
@@ -145,7 +146,7 @@ def words(code: str) -> set[str]:
     return set(_WORD.findall(code))
 
 
-_DEFINE = re.compile(r"^[ \t]*`define[ \t]+(\w+)(.*(?:\\\n.*)*)", re.M)
+_DEFINE = re.compile(r"`define[ \t]+(\w+)(.*(?:\\\n.*)*)")
 _MACRO_USE = re.compile(r"`([A-Za-z_]\w*)")
 
 
