@@ -34,6 +34,9 @@ __all__ = [
 
 #: A conditional directive anywhere on a line (the preprocessor reads one after code and
 #: before more: ``initial s = `ifdef X 1'bx `else 1'b0 `endif;``), with the macro it tests.
+#: One on a line of its own: a text holding one reads as Verilog; one after code (in a
+#: script's string, ``"`ifdef X"``) leaves a text whose words a build may define.
+_OWN_LINE = re.compile(r"^[ \t]*`(?:ifdef|ifndef|elsif|else|endif)\b", re.M)
 _COND = re.compile(r"`(?:(ifdef|ifndef|elsif)\b[ \t]*(\w*)|(else|endif)\b)")
 
 
@@ -63,7 +66,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 
 def _verilog(text: str) -> bool:
     """Whether ``text`` reads as Verilog (a unit or a preprocessor directive)."""
-    return bool(_COND.search(text) or tf.units(tf.lexed(text)))
+    return bool(_OWN_LINE.search(text) or tf.units(tf.lexed(text)))
 
 
 def build_macros(
