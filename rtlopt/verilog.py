@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "skip_parens",
     "directive_line_end",
     "CONDITIONAL_DIRECTIVES",
     "DIRECTIVES",
@@ -475,8 +476,9 @@ def _skip_ws(code: str, i: int) -> int:
     return i
 
 
-def _skip_parens(code: str, i: int) -> int:
-    """``code[i]`` is ``(``; return the offset just past the matching ``)``."""
+def skip_parens(code: str, i: int) -> int:
+    """``code[i]`` is ``(``; return the offset just past the matching ``)`` (``len(code)``
+    where none closes it)."""
     depth = 0
     n = len(code)
     while i < n:
@@ -539,7 +541,7 @@ def _is_instantiation(code: str, i: int) -> bool:
     if i < len(code) and code[i] == "#":
         i = _skip_ws(code, i + 1)
         if i < len(code) and code[i] == "(":
-            i = _skip_ws(code, _skip_parens(code, i))
+            i = _skip_ws(code, skip_parens(code, i))
         else:
             m = re.compile(r"[\w.]+").match(code, i)
             if not m:

@@ -16,25 +16,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rtlopt.frontend.model import Design
+from rtlopt.verilog import skip_parens
 
 __all__ = ["positional_site", "positional_sites"]
 
 log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"\s*(?:[A-Za-z_][\w$]*|\\\S+)\s*(?:\[[^\]]*\]\s*)*\(\s*(.)", re.S)
-
-
-def _balanced(code: str, at: int) -> int:
-    """The offset after the parenthesis closing the one at ``at`` (len(code) if none)."""
-    depth = 0
-    for i in range(at, len(code)):
-        if code[i] == "(":
-            depth += 1
-        elif code[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return len(code)
 
 
 def positional_sites(name: str, code: str) -> list[int]:
@@ -56,7 +44,7 @@ def positional_sites(name: str, code: str) -> list[int]:
         rest = code[at:]
         skip = re.match(r"\s*#\s*\(", rest)
         if skip:
-            at = _balanced(code, at + skip.end() - 1)
+            at = skip_parens(code, at + skip.end() - 1)
         got = _NAME.match(code, at)
         if got is None:
             continue  # no instance: a mention (a type, a name in an expression)
