@@ -335,10 +335,14 @@ def evaluate(
     """
     # the user applies this text, not a reordered one: where a text of the repository may
     # connect the target by position, the candidate is judged as written (another port order
-    # is refused), else in the reference's order (``evaluate/_positional.py``)
+    # is refused), else in the reference's order (``evaluate/_positional.py``); the
+    # repository's texts are read only for a candidate whose port order differs
     from rtlopt.evaluate._positional import positional_site
+    from rtlopt.harness import in_reference_order
 
-    reorder = not positional_site(target.design, workdir)
+    t = target.design.target
+    reordered = in_reference_order(text, t.name, [p.name for p in t.ports]) != text
+    reorder = not (reordered and positional_site(target.design, workdir))
     with open_evaluator(target, workdir, reorder_ports=reorder) as ev:
         cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
