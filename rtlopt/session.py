@@ -333,17 +333,12 @@ def evaluate(
         observe: Also say where the results are kept and what they depend on
             (``Evaluation.cache``).
     """
-    # the user applies this text, not a reordered one: where a text of the repository may
-    # connect the target by position, the candidate is judged as written (another port order
-    # is refused), else in the reference's order (``evaluate/_positional.py``); the
-    # repository's texts are read only for a candidate whose port order differs
-    from rtlopt.evaluate._positional import positional_site
-    from rtlopt.harness import in_reference_order
-
-    t = target.design.target
-    reordered = in_reference_order(text, t.name, [p.name for p in t.ports]) != text
-    reorder = not (reordered and positional_site(target.design, workdir))
-    with open_evaluator(target, workdir, reorder_ports=reorder) as ev:
+    # the user applies this text, not a reordered one: the candidate is judged as written,
+    # so a port order other than the reference's is refused (an instance of the repository,
+    # or one a build writes or a macro makes, may connect the target by position; no reading
+    # of the repository's texts finds them all). ``optimize`` judges and writes back the
+    # reference's order.
+    with open_evaluator(target, workdir, reorder_ports=False) as ev:
         cache = ev.cache_inputs() if observe else None  # right after the fingerprint's reads
         if on_phase:
             on_phase("evaluating the candidate ...")
