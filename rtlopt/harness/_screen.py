@@ -489,7 +489,39 @@ def _directive_problems(
             macros = _repo_macros(design)
         if name not in macros:
             problems.append((line, f"macro `{name} is not defined by the repository"))
+        elif (found := _directive_in_expansion(name, design)) is not None:
+            problems.append(
+                (
+                    line,
+                    f"macro `{name} expands to the compiler directive `{found}, which is not "
+                    "allowed (it sets what the files after the module are read with); the "
+                    "reference's module does not use the macro",
+                )
+            )
     return problems, depth
+
+
+def _directive_in_expansion(name: str, design: Design) -> str | None:
+    """The first compiler directive a repository macro's bodies hold, followed through the
+    macros they use, or None; None too where the reference's own module uses the macro
+    (the state it sets is the reference's)."""
+    from rtlopt.harness._kept_checks import _design_macros
+
+    if re.search(rf"`{re.escape(name)}(?![\w$])", design.target.text()):
+        return None
+    bodies = _design_macros(design)
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        macro = todo.pop()
+        if macro in seen:
+            continue
+        seen.add(macro)
+        for m in _DIRECTIVE_RE.finditer(bodies.get(macro, "")):
+            if m.group(1) in _DIRECTIVES:
+                return m.group(1)
+            todo.append(m.group(1))
+    return None
 
 
 def _word_problems(
