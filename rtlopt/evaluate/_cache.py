@@ -57,7 +57,6 @@ def make_fingerprint(
     pdk: Any | None,
     *,
     systemverilog: bool,
-    reorder_ports: bool = True,
     whole_file: bool = False,
 ) -> str:
     """Hash of everything besides the candidate's bytes that can change a verdict.
@@ -67,7 +66,6 @@ def make_fingerprint(
     served before any of them exists. The renamed reference, the testbench and its stimulus
     are functions of these inputs (the per-evaluator secret aside, which never changes a
     verdict). ``systemverilog``: the tools read the slang view (its tool's version counts).
-    ``reorder_ports``: candidates are evaluated with their ports in the reference's order.
     ``whole_file``: a candidate is the target's whole new file (its other modules are its own).
     """
     from rtlopt.eda.iverilog import yosys_simulation_libraries
@@ -85,7 +83,6 @@ def make_fingerprint(
             design.target.text().encode("utf-8", "surrogateescape")
         ).hexdigest(),
         "systemverilog_view": systemverilog,
-        "reorder_ports": reorder_ports,
         "whole_file": whole_file,
         "repository_files": _repository_digest(design, cfg.sandbox.timeout_s, deps_dir(cfg)),
         # every file the repository rules may read, whatever its name (a Makefile may
