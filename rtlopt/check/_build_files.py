@@ -7,35 +7,25 @@ for, a file's existence (``$(wildcard fast.flag)``, ``[ -e fast.flag ]``), its n
 cannot follow every such form, so every change of a file that is no Verilog source and no
 documentation (a changed line of any role, an added, deleted, renamed or emptied file, a mode
 change; a documentation file added or deleted, as a marker may have any name) is a finding,
-unless the configuration is trusted (``--trust-config``). A build that runs git reads the
-commit's own metadata (its message, its hash): :func:`git_readers` names such texts, but no
-finding is made of them (every commit of picorv32, ibex and cv32e40p would be one: their CI
-and build texts run git), so a commit steering such a build by its message is not judged.
+unless the configuration is trusted (``--trust-config``). A build that chooses by the commit's
+own metadata (its message, the files it changes) makes every commit a finding
+(:mod:`rtlopt.check._metadata_reads`).
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 from rtlopt.check._check import ModuleCheck
 
-__all__ = ["build_change_findings", "build_checks", "git_readers", "is_documentation"]
+__all__ = ["build_change_findings", "build_checks", "build_texts", "is_documentation"]
 
 _VERILOG = (".v", ".sv", ".vh", ".svh", ".verilog", ".vlog", ".svi", ".svp")
 _DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 _DOC_STEMS = ("readme", "license", "licence", "copying", "authors", "changelog", "changes")
 
-#: A build text running git or reading its metadata: the word ``git`` as a command (a shell's,
-#: a quoted argument vector's), ``GIT_*`` variables, a path into ``.git/``, git libraries.
-_GIT = re.compile(
-    r"(?:^|[\s;|&(`{=\"'\[,])git(?=[\s\"',)\]}]|$)"
-    r"|\bGIT_[A-Z_]+|(?:^|[\s/\"'(=])\.git/|\bimport\s+git\b|\bfrom\s+git\b"
-    r"|\bpygit2\b|\bdulwich\b|\bgit2\b|\bgitpython\b",
-    re.M | re.I,
-)
 _SKIP_DIRS = {".git"}
 _MAX_BYTES = 4_000_000
 
@@ -88,7 +78,9 @@ def build_change_findings(
     return out
 
 
-def _texts(tree: Path) -> Iterable[tuple[str, str]]:
+def build_texts(tree: Path) -> Iterable[tuple[str, str]]:
+    """``(path, text)`` of each file of ``tree`` that is neither Verilog nor documentation (no
+    link, binary or huge file)."""
     for root, dirs, names in os.walk(tree):
         dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
         for name in names:
@@ -107,17 +99,6 @@ def _texts(tree: Path) -> Iterable[tuple[str, str]]:
             yield rel, data.decode("utf-8", "replace")
 
 
-def git_readers(tree: Path) -> list[tuple[str, int]]:
-    """The build texts of ``tree`` (neither Verilog nor documentation) that run git or read
-    its metadata: (path, line), the first such line of each."""
-    found = []
-    for rel, text in _texts(tree):
-        m = _GIT.search(text)
-        if m:
-            found.append((rel, text.count("\n", 0, m.start() + 1) + 1))
-    return found
-
-
 def build_checks(
     changes: Mapping[str, str],
     new_tree: Path,
@@ -125,7 +106,7 @@ def build_checks(
     trusted: bool,
 ) -> list[ModuleCheck]:
     """The gate's findings of this rule, unless ``trusted``: each changed file that is neither
-    Verilog nor documentation;
+    Verilog nor documentation, and each build line choosing by the commit's metadata;
     trusted or not, a changed Verilog file adding or removing a directive after other code on
     its line (:mod:`rtlopt.check._midline_directives`)."""
     from rtlopt.check._midline_directives import midline_directive_findings
@@ -136,8 +117,10 @@ def build_checks(
     ]
     if trusted:
         return found
+    from rtlopt.check._metadata_reads import metadata_findings
+
     found += [
         ModuleCheck(rel, "(file)", "build", findings=[f])
-        for rel, f in build_change_findings(changes, new_tree)
+        for rel, f in build_change_findings(changes, new_tree) + metadata_findings(new_tree)
     ]
     return found

@@ -62,3 +62,21 @@ def test_unjudged_texts_that_change_the_design_fail_and_an_assertion_edit_passes
     (repo / "lib/inv.vg").unlink()
     code, said = _check(repo, {"top.vhd": VHDL.replace("y => y", "y => open")})
     assert code == 1 and "top.vhd changed and holds VHDL" in said, said
+
+
+def test_a_build_steered_by_the_commits_message_makes_every_commit_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recipe choosing ``-DFAST_INV`` by a line of the commit's message: a commit changing
+    only a README line (and carrying that line) is a finding; trusted, it passes."""
+    repo = tmp_path / "repo"
+    make = (
+        "sim:\n\tif git log -1 --format=%B | grep -q '^Variant: fast'; then \\\n"
+        "\t  iverilog -DFAST_INV -o sim inv.v; else iverilog -o sim inv.v; fi\n"
+    )
+    base = {"rtlopt.toml": TOML, "files.f": "inv.v\n", "inv.v": INV, "Makefile": make}
+    committed_repo(repo, {**base, "README.md": "inv\n"}, monkeypatch, tmp_path / "c")
+    code, said = _check(repo, {"README.md": "inv\n\nVariant: fast\n"})
+    assert code == 1 and "the commit's own metadata" in said and "line 2" in said, said
+    r = run_rtlopt(repo, "check", "--no-ppa", "--json", "--trust-config")
+    assert r.returncode == 0, r.stdout[-800:]

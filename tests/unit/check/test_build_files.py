@@ -10,9 +10,9 @@ import pytest
 from rtlopt.check._build_files import (
     build_change_findings,
     build_checks,
-    git_readers,
     is_documentation,
 )
+from rtlopt.check._metadata_reads import metadata_steering
 from rtlopt.check._midline_directives import midline_directive_findings, midline_lines
 
 
@@ -56,38 +56,61 @@ def test_documentation_names() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "sim: ; if git log -1 --format=%B | grep -q fast; then iverilog x.v; fi\n",
-        "V := $(shell git describe)\n",
-        "echo $GIT_COMMIT\n",
-        "subprocess.run(['git', 'rev-parse', 'HEAD'])\n",
-        "cat .git/HEAD\n",
-        "import git\n",
+        'sim:\n\tif git log -1 --format=%B | grep -q "^Variant: fast"; then \\\n'
+        "\t  iverilog -DFAST_INV -o sim inv.v; else iverilog -o sim inv.v; fi\n",
+        'FAST := $(shell git log -1 --format=%B | grep -c "^Variant: fast")\n'
+        "ifeq ($(FAST),1)\nDEFS += -DFAST_INV\nendif\n",
+        "V := $(shell git show --name-only HEAD | grep -c fast)\n"
+        "FLAGS = $(V)\nsim:\n\tiverilog -DV=$(FLAGS) inv.v\n",
+        "git log -1 | grep -q fast && iverilog -DFAST_INV inv.v\n",
+        "msg = subprocess.run(['git', '-C', d, 'log', '-1'], capture_output=True).stdout\n"
+        "if b'fast' in msg:\n    args.append('-DFAST_INV')\n",
+        "    if: contains(github.event.head_commit.message, 'fast')\n",
     ],
 )
-def test_builds_running_git_are_found(tmp_path: Path, text: str) -> None:
+def test_a_build_choosing_by_the_commits_metadata_is_found(tmp_path: Path, text: str) -> None:
     (tmp_path / "sim").mkdir()
     (tmp_path / "sim" / "Makefile").write_text("all:\n\ttrue\n" + text)
-    (tmp_path / "README.md").write_text("git clone it\n")
-    assert git_readers(tmp_path) == [("sim/Makefile", 3)]
+    (tmp_path / "README.md").write_text("if git log | grep x; then iverilog -DX; fi\n")
+    found = metadata_steering(tmp_path)
+    lines = ("all:\n\ttrue\n" + text).replace("\\\n", " ").split("\n")
+    line = next(i for i, ln in enumerate(lines, 1) if "git" in ln or "message" in ln)
+    assert [(rel, at) for rel, at, _ in found] == [("sim/Makefile", line)], found
 
 
-def test_no_git_no_reader(tmp_path: Path) -> None:
-    (tmp_path / "Makefile").write_text("all:\n\tiverilog -o digit.vvp inv.v\n")
-    (tmp_path / "README.md").write_text("git log -1\n")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HASH := $(shell git rev-parse --short HEAD)\nsim:\n\tiverilog -DHASH=$(HASH) inv.v\n",
+        "deps:\n\tcd fesvr && git checkout 1c02bd6 && ./configure\n",
+        "changed=$(git diff --name-only origin/main)\necho $changed\n",
+        'lint:\n\ttest -z "$$F" || git diff -U0 | clang-format-diff -p1\n',
+        "cmd = ['git', 'rev-parse', '--show-toplevel']\nif cmd:\n    pass\n",
+        "sim:\n\tiverilog -o digit.vvp inv.v\n",
+    ],
+)
+def test_git_readings_that_choose_nothing_are_no_finding(tmp_path: Path, text: str) -> None:
+    (tmp_path / "Makefile").write_text(text)
     (tmp_path / "inv.v").write_text("// git log\nmodule inv; endmodule\n")
-    assert git_readers(tmp_path) == []
+    assert metadata_steering(tmp_path) == []
 
 
-def test_build_checks_judge_changed_build_files_not_the_commit_a_git_build_reads(
+def test_build_checks_make_every_commit_a_finding_where_a_build_reads_the_message(
     tmp_path: Path,
 ) -> None:
     """A changed Makefile is a finding (none when trusted); an edited README beside a build
-    running git is none (the per-commit git rule is off: see the module's doc)."""
+    choosing by the commit's message is one too (the commit's message steers the build)."""
     (tmp_path / "Makefile").write_text("all:\n\tgit log -1 --format=%B > msg\n")
     found = build_checks({"Makefile": "M"}, tmp_path, lambda rel: None, trusted=False)
     assert [m.change for m in found] == ["build"]
     assert build_checks({"Makefile": "M"}, tmp_path, lambda rel: None, trusted=True) == []
     assert build_checks({"README.md": "M"}, tmp_path, lambda rel: None, trusted=False) == []
+    (tmp_path / "Makefile").write_text(
+        "all:\n\tif git log -1 --format=%B | grep -q fast; then iverilog -DF x.v; fi\n"
+    )
+    found = build_checks({"README.md": "M"}, tmp_path, lambda rel: None, trusted=False)
+    assert [m.file for m in found] == ["Makefile"] and "metadata" in found[0].findings[0]
+    assert build_checks({"README.md": "M"}, tmp_path, lambda rel: None, trusted=True) == []
 
 
 def _midline(tmp_path: Path, old: str, new: str, status: str = "M") -> list[tuple[str, str]]:
