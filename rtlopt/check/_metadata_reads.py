@@ -9,10 +9,13 @@ line). The gate cannot tell what the build reads there; so, unless the configura
 trusted, every commit is a finding where a build text reads that metadata on a line that
 chooses or sets something of the build: a conditional line, a line running a Verilog tool or
 passing a define, or an assignment of a variable that a setting line or a conditional reads
-(:mod:`rtlopt.check._setting_variables`). Readings of a hash (``git rev-parse HEAD``, a
-``GIT_COMMIT`` variable), of the branch name and git commands that fetch or change a tree
-(``clone``, ``checkout``, ``submodule``) are not metadata a commit's text writes; a reading
-on a line that only runs a linter or prints is no choice of the build.
+(:mod:`rtlopt.check._setting_variables`). The branch a pull request comes from counts as CI
+services give it (``GITHUB_HEAD_REF``, ``CI_COMMIT_BRANCH``, ...); git's own branch readings
+(``rev-parse --abbrev-ref``) do not: a CI job checks a pull request out detached (ibex's dvsim
+names its report folders so). Readings of a hash (``git rev-parse HEAD``, a ``GIT_COMMIT``
+variable) and git commands that fetch or change a tree (``clone``, ``checkout``,
+``submodule``) are no metadata a commit's author writes; a reading on a line that only runs a
+linter or prints is no choice of the build.
 """
 
 from __future__ import annotations
@@ -31,12 +34,17 @@ _META = re.compile(
     r"""|diff|diff-tree|describe|name-rev|format-patch)(?![\w-])"""
     r"|\.git/(?:COMMIT_EDITMSG|logs/)"
     r"|head_commit\.message|commits\[\d*\]\.message|pull_request\.(?:title|body)"
-    r"|\w*COMMIT_(?:MESSAGE|TITLE|DESCRIPTION|MSG)\b|SOURCEVERSIONMESSAGE",
+    r"|\w*COMMIT_(?:MESSAGE|TITLE|DESCRIPTION|MSG)\b|SOURCEVERSIONMESSAGE"
+    # the branch a pull request comes from, as CI services give it
+    r"|GITHUB_HEAD_REF|github\.head_ref|CI_COMMIT_(?:BRANCH|REF_NAME)|CI_MERGE_REQUEST_SOURCE"
+    r"|\bBRANCH_NAME\b|SYSTEM_PULLREQUEST_SOURCEBRANCH|TRAVIS_PULL_REQUEST_BRANCH",
     re.M,
 )
 _LEVELS = 6
 #: a quick look for the words of ``_META`` before it is tried on a line
-_WORDS = re.compile(r"git|COMMIT|SOURCEVERSION|\.message|pull_request")
+_WORDS = re.compile(
+    r"git|COMMIT_|SOURCEVERSION|SOURCEBRANCH|MERGE_REQUEST|\.message|pull_request|HEAD_REF|head_ref|_BRANCH|BRANCH_"
+)
 _DEFINE = re.compile(r"(?:^|[\s\"'])(?:-D\s*[A-Za-z_]|\+define\+)")
 
 
