@@ -40,6 +40,7 @@ __all__ = [
     "PREPROCESSOR_DIRECTIVES",
     "WHITESPACE",
     "ModuleSpan",
+    "BEFORE_DELAY",
     "alternation",
     "blank_comments",
     "blank_spans",
@@ -72,6 +73,13 @@ _IDENT = re.compile(IDENTIFIER)
 WHITESPACE = " \t\n\r\f"
 ESCAPED_IDENTIFIER = r"\\[^ \t\n\r\f]+"
 _ESCAPED = re.compile(ESCAPED_IDENTIFIER)
+
+#: Keywords a delay follows (``always #5``, ``initial #1``, ``assign #2``, ``else #1``); after
+#: another name a ``#`` opens an instance's parameter list (``inv #(.W(8)) u``).
+BEFORE_DELAY = frozenset(
+    "always initial forever begin else repeat wait fork join join_any join_none end assign "
+    "final do".split()
+)
 
 # ------------------------------------------------------------------------ compiler directives
 

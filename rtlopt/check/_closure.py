@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rtlopt.verilog import blank_comments
 
-__all__ = ["Inlined", "expansions", "inline_headers", "verilog_view"]
+__all__ = ["Inlined", "expansions", "inline_headers", "made_directives", "verilog_view"]
 
 _INCLUDE = re.compile(r"`include\s*(?:\"([^\"\n]*)\"|<([^>\n]*)>|(`))")
 _DEFINE = re.compile(
@@ -110,6 +110,27 @@ def expansions(text: str) -> list[str]:
     return [
         _expand(text, {n: d[min(k, len(d) - 1)] for n, d in defs.items()}) for k in range(count)
     ]
+
+
+def made_directives(code: str) -> str:
+    """``code`` (comments blanked) with each use of a macro it defines whose expansion holds a
+    compiler directive (followed through the macros it defines:
+    :func:`rtlopt.verilog_macros.directive_in_expansion`) expanded, lines kept: ```MK(FAST,
+    1)`` with ```define MK(n, v) `define n v`` reads as the ```define FAST 1`` a preprocessor
+    makes there, for the rules that read directives. Unchanged where there is none."""
+    from rtlopt.verilog_macros import directive_in_expansion
+
+    defs: dict[str, tuple[list[str] | None, str]] = {}
+    bodies: dict[str, str] = {}
+    for m in _DEFINE.finditer(code):
+        formals = None
+        if m.group(2):
+            formals = [f.split("=")[0].strip() for f in m.group(2)[1:-1].split(",")]
+        body = " ".join(m.group(3).replace("\\\n", " ").split())
+        defs[m.group(1)] = (formals, body)
+        bodies[m.group(1)] = bodies.get(m.group(1), "") + " " + body
+    makers = {n: d for n, d in defs.items() if directive_in_expansion(n, bodies)}
+    return _expand(code, makers) if makers else code
 
 
 def _expand(text: str, defs: dict[str, tuple[list[str] | None, str]]) -> str:

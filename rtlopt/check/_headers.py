@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rtlopt.check._check import ModuleCheck
+from rtlopt.check._closure import made_directives
 from rtlopt.check._rules import Rules
 from rtlopt.verilog import blank_comments, module_spans
 
@@ -50,7 +51,7 @@ def changed_headers(
         out[rel] = {
             m.group(1)
             for t in (old, new)
-            for m in _DEFINE.finditer(blank_comments(t, strings=False))
+            for m in _DEFINE.finditer(made_directives(blank_comments(t, strings=False)))
         }
     return out, sources
 
@@ -62,7 +63,7 @@ def macro_sequence(text: str) -> list[tuple[str, str]]:
     """The ``define`` / ``undef`` lines of ``text`` in order (name, the line normalised), with
         an entry ("", module name) where each module starts and ("", the directive) at each
     conditional directive: where a define stands matters."""
-    code = blank_comments(text, strings=False)
+    code = made_directives(blank_comments(text, strings=False))
     marks = [(span.start, "", span.name) for span in module_spans(code)]
     # the conditionals around them too (a define taken out of an ```ifdef`` moved)
     marks += [(c.start(), "", c.group(0)) for c in _CONDITIONAL.finditer(code)]

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rtlopt.frontend.model import Design
+from rtlopt.verilog import BEFORE_DELAY
 
 __all__ = ["MAX_COMBINATIONS", "combinations", "read_outside_delays", "top_parameters"]
 
@@ -34,11 +35,6 @@ MAX_COMBINATIONS = 16
 
 _MODULE = re.compile(
     r"\b(?:module|macromodule|program)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*)"
-)
-#: Keywords a delay follows (``always #5``, ``initial #1``, ``assign #2``, ``else #1``).
-_BEFORE_DELAY = frozenset(
-    "always initial forever begin else repeat wait fork join join_any join_none end assign "
-    "final do".split()
 )
 _TOKEN = re.compile(r"[\w$.']+")
 _DECLARATION = re.compile(r"\b(?:parameter|localparam)\b([^;]*);")
@@ -186,7 +182,7 @@ def _without_delays(text: str) -> str:
     while i >= 0:
         before = text[:i].rstrip()
         word = re.search(r"[\w$]+\Z", before)
-        if word and word.group(0) not in _BEFORE_DELAY and not word.group(0)[0].isdigit():
+        if word and word.group(0) not in BEFORE_DELAY and not word.group(0)[0].isdigit():
             i = text.find("#", i + 1)
             continue
         j = i + 1

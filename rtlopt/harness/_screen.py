@@ -52,6 +52,7 @@ from rtlopt.verilog import (
     line_of,
     module_spans,
 )
+from rtlopt.verilog_macros import directive_in_expansion
 
 DEFAULT_TB_TOP = "rtlopt_tb"
 
@@ -503,25 +504,14 @@ def _directive_problems(
 
 def _directive_in_expansion(name: str, design: Design) -> str | None:
     """The first compiler directive a repository macro's bodies hold, followed through the
-    macros they use, or None; None too where the reference's own module uses the macro
-    (the state it sets is the reference's)."""
+    macros they use (:func:`rtlopt.verilog_macros.directive_in_expansion`), or None; None
+    too where the reference's own module uses the macro (the state it sets is the
+    reference's)."""
     from rtlopt.harness._kept_checks import _design_macros
 
     if re.search(rf"`{re.escape(name)}(?![\w$])", design.target.text()):
         return None
-    bodies = _design_macros(design)
-    seen: set[str] = set()
-    todo = [name]
-    while todo:
-        macro = todo.pop()
-        if macro in seen:
-            continue
-        seen.add(macro)
-        for m in _DIRECTIVE_RE.finditer(bodies.get(macro, "")):
-            if m.group(1) in _DIRECTIVES:
-                return m.group(1)
-            todo.append(m.group(1))
-    return None
+    return directive_in_expansion(name, _design_macros(design), _DIRECTIVES)
 
 
 def _word_problems(

@@ -1,10 +1,14 @@
-"""The screen rules that need no base, on added and edited files (red team w37 F4)."""
+"""The screen rules that need no base, on added and edited files (red team w37 F4; round 79
+cases 15, 22, 25)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rtlopt.check._file_screen import file_problems, new_problems
+import pytest
+
+from rtlopt.check._closure import made_directives
+from rtlopt.check._file_screen import file_problems, has_delay, new_problems
 from rtlopt.frontend._depgraph import DesignGraph, design_graph
 
 TOP = "`ifndef W\n`define W 8\n`endif\nmodule top(output [`W-1:0] y);\n  assign y = 0;\nendmodule\n"
@@ -111,3 +115,40 @@ def test_a_macro_a_new_file_calls_is_screened_in_its_definition(tmp_path: Path) 
         graph = _graph(tmp_path, {**files, "h.v": new})
         found = [msg for _ln, msg in file_problems("h.v", new, graph) if "expands to" in msg]
         assert bool(found) == hit, (call, found)
+
+
+@pytest.mark.parametrize(
+    ("code", "delay"),
+    [
+        ("always #(5) c = ~c;", True),
+        ("initial begin # (2.5) a = 1; end", True),
+        ("assign #DLY y = a;", True),
+        ("always #`TCK c = ~c;", True),
+        ("wire #(2) w = a;", True),
+        ("q <= #1 d;", True),
+        ("sub #(8) u(a, y);", False),
+        ("sub #8 u(a, y);", False),
+        ("module m #(parameter W = 1) ();", False),
+        ("module m import p::*; #(parameter W = 1) ();", False),
+        ("assert property (a |-> ##[0:2] b);", False),
+    ],
+)
+def test_a_delay_in_any_spelling_is_one(code: str, delay: bool) -> None:
+    """Round 79 case 15: the timescale rule's reading of another file's delays."""
+    assert has_delay(code) is delay
+
+
+def test_a_define_a_macro_call_makes_is_the_files_define(tmp_path: Path) -> None:
+    """Round 79 cases 22, 25: ```MK(INC, 8'd2)`` is a ```define INC`` m.v reads."""
+    mk = "`define MK(n, v) `define n v\n"
+    graph = _graph(
+        tmp_path,
+        {
+            "m.v": "module m(output [7:0] y);\n  assign y = `INC;\nendmodule\n",
+            "a_defs.v": mk + "`MK(INC, 8'd1)\n",
+        },
+    )
+    found = new_problems("a_defs.v", mk + "`MK(INC, 8'd1)\n", mk + "`MK(INC, 8'd2)\n", graph)
+    assert (2, "the macro INC is also read by m.v") in [(ln, m.split(",")[0]) for ln, m in found]
+    made = made_directives("`define DEF `define\n`DEF INC 8'd2\n")
+    assert made.splitlines()[1].strip() == "`define INC 8'd2"
