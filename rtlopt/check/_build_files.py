@@ -20,7 +20,13 @@ from pathlib import Path, PurePosixPath
 
 from rtlopt.check._check import ModuleCheck
 
-__all__ = ["build_change_findings", "build_checks", "build_texts", "is_documentation"]
+__all__ = [
+    "build_change_findings",
+    "build_checks",
+    "build_texts",
+    "is_documentation",
+    "is_verilog",
+]
 
 _VERILOG = (".v", ".sv", ".vh", ".svh", ".verilog", ".vlog", ".svi", ".svp")
 _DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
@@ -40,7 +46,8 @@ def is_documentation(rel: str) -> bool:
     return p.stem.lower() in _DOC_STEMS and suffix in ("", ".txt")
 
 
-def _is_verilog(rel: str) -> bool:
+def is_verilog(rel: str) -> bool:
+    """A Verilog source or header by its suffix."""
     return PurePosixPath(rel).suffix.lower() in _VERILOG
 
 
@@ -55,13 +62,21 @@ _STATUS = {
 
 
 def build_change_findings(
-    changes: Mapping[str, str], new_tree: Path | None = None
+    changes: Mapping[str, str],
+    new_tree: Path | None = None,
+    modes: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[tuple[str, str]]:
     """Each changed path that is neither Verilog nor documentation, with its finding; a
-    submodule (a folder in ``new_tree``) is judged by the files its bump changes."""
+    submodule (a folder in ``new_tree``) is judged by the files its bump changes. A Verilog
+    or documentation file whose mode changed (``modes``: path -> (mode at the base, after);
+    made executable) is one too: a build may test its mode (``[ -x m.v ]``) or run it."""
     out = []
     for rel, status in sorted(changes.items()):
-        if _is_verilog(rel) or (is_documentation(rel) and status not in "ADR"):
+        mode = (modes or {}).get(rel)
+        if mode is not None and (is_verilog(rel) or is_documentation(rel)):
+            out.append((rel, _mode_finding(*mode)))
+            continue
+        if is_verilog(rel) or (is_documentation(rel) and status not in "ADR"):
             continue  # a documentation file added or deleted: a marker a build may test
         if new_tree is not None and (new_tree / rel).is_dir() and not (new_tree / rel).is_symlink():
             continue
@@ -78,15 +93,24 @@ def build_change_findings(
     return out
 
 
+def _mode_finding(old: str, new: str) -> str:
+    return (
+        f"its mode changed ({old} -> {new}; its text is judged as a source's or "
+        "documentation's), which a build may test ([ -x FILE ]) or run, which rtlopt cannot "
+        "follow in every form; make the change in a commit of its own, checked by hand, and "
+        "pass --trust-config if the build's results stay the same"
+    )
+
+
 def build_texts(tree: Path) -> Iterable[tuple[str, str]]:
-    """``(path, text)`` of each file of ``tree`` that is neither Verilog nor documentation (no
-    link, binary or huge file)."""
+    """(path, text) of each build text of ``tree``: a text file neither Verilog nor
+    documentation nor a link, up to 4 MB (``.git`` aside)."""
     for root, dirs, names in os.walk(tree):
         dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
         for name in names:
             path = Path(root) / name
             rel = path.relative_to(tree).as_posix()
-            if _is_verilog(rel) or is_documentation(rel) or path.is_symlink():
+            if is_verilog(rel) or is_documentation(rel) or path.is_symlink():
                 continue
             try:
                 if path.stat().st_size > _MAX_BYTES:
@@ -104,9 +128,11 @@ def build_checks(
     new_tree: Path,
     read_base: Callable[[str], str | None],
     trusted: bool,
+    modes: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[ModuleCheck]:
     """The gate's findings of this rule, unless ``trusted``: each changed file that is neither
-    Verilog nor documentation, and each build line choosing by the commit's metadata;
+    Verilog nor documentation, each build line choosing by the commit's metadata, each file
+    whose mode changed (``modes``: :func:`rtlopt.check._git.mode_changes`);
     trusted or not, a changed Verilog file adding or removing a directive after other code on
     its line (:mod:`rtlopt.check._midline_directives`)."""
     from rtlopt.check._midline_directives import midline_directive_findings
@@ -121,6 +147,6 @@ def build_checks(
 
     found += [
         ModuleCheck(rel, "(file)", "build", findings=[f])
-        for rel, f in build_change_findings(changes, new_tree) + metadata_findings(new_tree)
+        for rel, f in build_change_findings(changes, new_tree, modes) + metadata_findings(new_tree)
     ]
     return found

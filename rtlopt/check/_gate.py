@@ -35,6 +35,7 @@ from rtlopt.check._check import (
     repository_text,
 )
 from rtlopt.check._definitions import Lookup, definition_findings, still_instantiated
+from rtlopt.check._gate_runs import with_gate_sandbox
 from rtlopt.check._rules import (
     Required,
     Rules,
@@ -132,12 +133,6 @@ def run_check(
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
-
-
-def _with_gate_sandbox(cfg: Config) -> Config:
-    if cfg.sandbox.require == "auto":  # a gate: never judge a commit with unsandboxed tools
-        return dataclasses.replace(cfg, sandbox=dataclasses.replace(cfg.sandbox, require="always"))
-    return cfg
 
 
 class _Gate:
@@ -248,16 +243,19 @@ class _Gate:
         return rels, unstaged
 
     def run(self, rules: Rules, files: Sequence[Path], pdk: Any) -> CheckReport:
-        from rtlopt.check._git import unstaged_files
+        from rtlopt.check._git import mode_changes, unstaged_files
 
-        cfg = _with_gate_sandbox(rules.config)
+        cfg = with_gate_sandbox(rules.config)
         report = CheckReport(self.base_rev, cfg.flow.metric_kind, cfg.check.ppa_threshold, [])
         report.ppa = cfg.check.ppa
         if rules.changes:
             report.modules.append(_config_check(rules))
             report.headline = config_headline(rules.changes, trusted=rules.trusted)
         report.modules += self._case_collisions()
-        report.modules += build_checks(self.changes, self.new_tree, self.read_base, rules.trusted)
+        modes = mode_changes(self.repo, self.base_rev, staged=self.staged)
+        report.modules += build_checks(
+            self.changes, self.new_tree, self.read_base, rules.trusted, modes
+        )
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()

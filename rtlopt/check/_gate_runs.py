@@ -136,3 +136,11 @@ def environment_line(env: Mapping[str, str], *, trusted: bool) -> str:
         f"{d} ({v}{'' if v not in ruled or trusted else ', not applied'})" for v, d in found
     )
     return f"rtlopt check: the environment overrides the configuration: {shown}"
+
+
+def with_gate_sandbox(cfg: Config) -> Config:
+    """``cfg`` with ``sandbox.require = "always"`` where it is "auto": a gate never judges a
+    commit with unsandboxed tools."""
+    if cfg.sandbox.require == "auto":
+        return dataclasses.replace(cfg, sandbox=dataclasses.replace(cfg.sandbox, require="always"))
+    return cfg

@@ -75,6 +75,25 @@ def all_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, str]:
     return changes
 
 
+def mode_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, tuple[str, str]]:
+    """Files whose git mode differs between ``base`` and the index (staged) or the work tree,
+    both regular files (``100644`` <-> ``100755``: made executable or not): path -> (mode at
+    the base, mode after the change). A build may test it (``[ -x gen.sh ]``) or run the
+    file; a type change (a link, a submodule) is the links' and submodules' rules'."""
+    args = ["--cached"] if staged else []
+    out = repo.git.diff(*args, "-z", "--raw", "--no-renames", base, "--")
+    fields = out.split("\0")
+    found: dict[str, tuple[str, str]] = {}
+    for i in range(0, len(fields) - 1, 2):
+        meta = fields[i].lstrip(":").split()
+        if len(meta) >= 2 and meta[0] != meta[1] and {meta[0], meta[1]} <= _REGULAR:
+            found[fields[i + 1]] = (meta[0], meta[1])
+    return found
+
+
+_REGULAR = {"100644", "100755"}
+
+
 def untracked_files(repo: git.Repo) -> list[str]:
     """Files of the work tree that git neither tracks nor ignores."""
     out = str(repo.git.ls_files("-z", "--others", "--exclude-standard"))

@@ -138,3 +138,12 @@ def test_reindented_or_own_line_directives_are_no_finding(tmp_path: Path) -> Non
     assert _midline(tmp_path, "`timescale 1ns/1ps\n", "`timescale 1ns/1ps\n`define FAST\n") == []
     assert _midline(tmp_path, "", 'wire a; // `define X\nwire b = "`define";\n') == []
     assert midline_lines("`ifdef A `define B `endif\n")
+
+
+@pytest.mark.parametrize("rel", ["m.v", "inc/p.svh", "README.md", "docs/x.rst"])
+def test_a_mode_change_of_a_verilog_or_documentation_file_is_a_finding(rel: str) -> None:
+    """Round 79 cases 09, 10: a build may test the mode (``[ -x m.v ]``)."""
+    found = build_change_findings({rel: "M"}, modes={rel: ("100644", "100755")})
+    assert [r for r, _ in found] == [rel]
+    assert "its mode changed (100644 -> 100755;" in found[0][1]
+    assert build_change_findings({rel: "M"}) == []

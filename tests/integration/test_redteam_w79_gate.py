@@ -1,0 +1,67 @@
+"""Red team round 79 through the gate (``rtlopt check``), with real git: changes a build reads
+another way than as Verilog passed.
+
+- Cases 09, 10 (mode): a file made executable (``[ -x m.v ]``), a documentation file's mode
+  or type changed (a link now): git's mode is what a build tests; no rule saw it.
+- Cases 11, 14 (files a build names): a new or deleted Verilog file a build tests for
+  (``$(wildcard opt.v)`` in a conditional, ``[ -f fast.v ]``), an edited documentation file a
+  build reads (``$(shell cat k.md)``) were not judged.
+
+Cases 15, 22 and 25 (a delay, a define a macro makes): test_redteam_w79_gate_macros.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from _fixture_repo import GIT_ID, committed_repo, run_rtlopt
+
+pytestmark = pytest.mark.tools
+
+CONFIG = '[check]\nppa = false\noptimization_only = ["*"]\n'
+M = "module m(input [7:0] a, output [7:0] y);\n  assign y = a + 8'd1;\nendmodule\n"
+BASE = {"rtlopt.toml": CONFIG, "m.v": M}
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), *args], check=True, capture_output=True)
+
+
+def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
+    return committed_repo(tmp_path / "repo", BASE | files, monkeypatch, tmp_path / "cache")
+
+
+def _check(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    _git(repo, "add", "-A")
+    return run_rtlopt(repo, "check", "--no-ppa", *args)
+
+
+MAKE_X = "sim:\n\tif [ -x m.v ]; then iverilog -DFAST -o sim m.v; else iverilog -o sim m.v; fi\n"
+
+
+@pytest.mark.parametrize("rel", ["m.v", "notes.md"])
+def test_a_file_made_executable_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rel: str
+) -> None:
+    """Cases 09, 10: the text is the same, the mode a build tests is not."""
+    repo = _repo(tmp_path, monkeypatch, {"Makefile": MAKE_X, "notes.md": "# notes\n"})
+    os.chmod(repo / rel, 0o755)
+    r = _check(repo)
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert f"{rel}: (file): its mode changed (100644 -> 100755;" in r.stdout, r.stdout[-1500:]
+
+
+def test_a_documentation_file_turned_into_a_link_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Case 10: a type change (a file to a link) of a file the gate reads as documentation
+    (the links' rule: this guards it)."""
+    repo = _repo(tmp_path, monkeypatch, {"notes.md": "# notes\n", "gen.md": "# notes\n"})
+    (repo / "notes.md").unlink()
+    (repo / "notes.md").symlink_to("gen.md")
+    r = _check(repo)
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert "notes.md: (file): notes.md is a symlink the change adds" in r.stdout, r.stdout[-1500:]
