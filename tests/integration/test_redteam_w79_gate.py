@@ -65,3 +65,47 @@ def test_a_documentation_file_turned_into_a_link_fails(
     r = _check(repo)
     assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
     assert "notes.md: (file): notes.md is a symlink the change adds" in r.stdout, r.stdout[-1500:]
+
+
+TESTED = {
+    "Makefile": "ifneq ($(wildcard opt.v),)\nDEF = -DOPT\nendif\n"
+    "sim:\n\t[ -f legacy/fast.v ] && iverilog -DFAST -o sim m.v; iverilog $(DEF) -o sim m.v\n",
+    "legacy/fast.v": "module fast_unused(input a, output y);\n  assign y = a;\nendmodule\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"opt.v": "module opt_unused(input a, output y);\n  assign y = a;\nendmodule\n"}, "opt.v"),
+        ({"legacy/fast.v": None}, "legacy/fast.v"),
+        ({"k.md": "8\n"}, "k.md"),
+    ],
+    ids=["added", "deleted", "doc-edited"],
+)
+def test_a_file_a_build_tests_or_reads_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: dict[str, str | None], said: str
+) -> None:
+    """Cases 11, 14: the build reads the file's existence or its text, not its modules."""
+    make = TESTED["Makefile"] + "k:\n\tiverilog -Pm.K=$(shell cat k.md) -o sim m.v\n"
+    repo = _repo(tmp_path, monkeypatch, TESTED | {"Makefile": make, "k.md": "7\n"})
+    for rel, text in change.items():
+        if text is None:
+            (repo / rel).unlink()
+        else:
+            (repo / rel).write_text(text)
+    r = _check(repo)
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert f"{said}: (file): " in r.stdout and "Makefile names it" in r.stdout, r.stdout[-1500:]
+
+
+def test_a_new_module_a_build_compiles_by_its_glob_still_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cost: a source a tool line's glob compiles, and a README no build names."""
+    make = "sim:\n\tiverilog -o sim *.v\n"
+    repo = _repo(tmp_path, monkeypatch, {"Makefile": make, "README.md": "# demo\n"})
+    (repo / "n.v").write_text("module n(input a, output y);\n  assign y = ~a;\nendmodule\n")
+    (repo / "README.md").write_text("# demo\n\nmake sim; see n.v\n")
+    r = _check(repo)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]

@@ -1,0 +1,160 @@
+"""The gate's rule on files a build text names where it does not compile them.
+
+A build reads a file's existence or its text in many forms: ``ifneq ($(wildcard opt.v),)``,
+``[ -f fast.v ] && DEF=-DFAST``, ``test -e``, ``$(shell cat k.md)``, a script opening it.
+Adding or deleting a Verilog file, or editing a documentation file (which the gate otherwise
+reads as harmless), then changes the build though no module the gate judges changed. So each
+such change is a finding when a build text (any file that is neither Verilog nor
+documentation: :func:`rtlopt.check._build_files.build_texts`) names the file, by its path,
+a path it ends with, or a glob (``%`` a Make pattern) matching it, on a line that is not
+plainly a source list. A source list tests, reads and branches on nothing (no
+``$(shell``, ``ifneq``, ``[ ``, ``test``, ``cat``, ``&&``, a loop ...) and is a line naming
+a compiler (``iverilog ... $(wildcard rtl/*.v)``), a list entry (a filelist's, a YAML or a
+Python list's), or, for a Verilog file or a glob, a variable assignment or Make
+prerequisites. Comment lines (``#``) and quoted messages of three words or more name no
+file. A file compiled this way is judged as a source (a new module is screened and compared
+with the design's names; a deleted one is checked for its users; a documentation file by
+its Verilog view).
+
+Open: a name a build assembles (``$(NAME).v``) or passes through a variable
+(``OPT = opt.v`` then ``ifneq ($(wildcard $(OPT)),)``) is read as the source list it looks
+like.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path, PurePosixPath
+
+__all__ = ["named_file_findings"]
+
+#: A word of a build text that may name a file (split at quotes, parentheses, operators).
+_TOKEN = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
+#: A line that reads a file's existence, its text or its mode, or branches on one.
+_DATA = re.compile(
+    r"\$\(\s*(?:shell|if|or|and|filter|filter-out|findstring|file|strip|firstword|lastword|"
+    r"word|words|notdir|basename|suffix|realpath|abspath|eval|call|foreach)\b"
+    r"|\bif(?:n?eq|n?def)?\b|\belse\b|\bthen\b|\bcase\b|\bwhile\b|\bfor(?:each)?\b|\[\s|\btest\b|\bcat\b"
+    r"|\bhead\b|\btail\b|\bgrep\b|\bsed\b|\bawk\b|\bperl\b|\bpython\d?\b|\bexists?\b"
+    r"|\bis_?file\b|\bis_?dir\b|\bopen\b|\bsource\b|\bread\b|\bcp\b|\bmv\b|\bln\b|\bchmod\b"
+    r"|\bstat\b|\blistdir\b|\bwalk\b|\bfind\b|\bls\b|\bwc\b|\bdiff\b|\bcmp\b"
+    r"|\$readmem|\$fopen|<|`|&&|\|\||(?:^|\s)-[fFcx]\s",
+    re.I,
+)
+#: A compiler or a tool that reads the files of its line as Verilog sources.
+_TOOL = re.compile(
+    r"\b(?:iverilog|verilator|yosys|read_verilog|read_systemverilog|vcs|xrun|irun|ncverilog"
+    r"|vlog|xvlog|qverilog|vsim|xelab|sv2v|slang|surelog|sby|verible[\w-]*)\b"
+)
+_ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?[A-Za-z_][\w.-]*\s*(?:[:+?!]?=|::=)")
+_PREREQUISITES = re.compile(r"^[^\s=#:][^=#:]*:(?![=:])")
+#: A list entry: a YAML item (``- rtl/a.v : {file_type : verilogSource}``), or a line of one
+#: path (a filelist's, a Python or JSON list's ``"rtl/a.v",``).
+_LIST_ENTRY = re.compile(r"^\s*(?:-\s+\S|[\"']?[\w./*%${}()+-]+[\"']?\s*,?\s*$)")
+
+
+def _logical_lines(text: str) -> Iterable[tuple[int, str]]:
+    """The lines of ``text`` with their backslash continuations joined: (first line, text)."""
+    start, parts = 0, list[str]()
+    for i, line in enumerate(text.split("\n")):
+        if not parts:
+            start = i + 1
+        if line.rstrip().endswith("\\"):
+            parts.append(line.rstrip()[:-1])
+            continue
+        yield start, " ".join([*parts, line])
+        parts = []
+    if parts:
+        yield start, " ".join(parts)
+
+
+def _names(line: str) -> list[str]:
+    """The words of ``line`` that may name a file or a glob of files: a path, a file name
+    with a suffix, a pattern holding a letter or digit (leading ``./``, ``../`` and ``/``
+    dropped; ``%`` read as ``*``), outside quoted messages."""
+    out = []
+    line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line))
+    for word in _TOKEN.findall(line):
+        word = re.sub(r"^(?:\.{1,2}/|/)+", "", word).replace("%", "*")
+        if re.search(r"[./*?]", word) and re.search(r"[A-Za-z0-9]", word):
+            out.append(word)
+    return out
+
+
+#: A variable standing for a folder (``$(RTL)/``, ``${D}/``, ``$D/``): the path after it
+#: names the file by its end.
+_VARIABLE_DIR = re.compile(r"\$(?:\([\w.-]+\)|\{[\w.-]+\}|\w+)/")
+#: A quoted string of three words or more: a message (``"see README.md for how"``), which
+#: names no file a build reads.
+_PROSE = re.compile(r"\"[^\"\n]*\S\s+\S+\s+\S[^\"\n]*\"|'[^'\n]*\S\s+\S+\s+\S[^'\n]*'")
+
+
+def _source_line(line: str) -> str:
+    """How ``line`` is plainly a source list, testing and reading nothing: "list" (a tool's
+    line, a list entry), "other" (a variable assignment, Make prerequisites, whose recipe may
+    read the file) or ""."""
+    if _DATA.search(line):
+        return ""
+    if _TOOL.search(line) or _LIST_ENTRY.match(line):
+        return "list"
+    return "other" if _ASSIGN.match(line) or _PREREQUISITES.match(line) else ""
+
+
+def _matches(rel: str, name: str) -> str:
+    """How ``name`` names the path ``rel``: "name", "glob" or ""."""
+    if any(c in name for c in "*?"):
+        if fnmatch.fnmatchcase(rel, name) or fnmatch.fnmatchcase(rel, "*/" + name):
+            return "glob"
+        return ""
+    return "name" if rel == name or rel.endswith("/" + name) else ""
+
+
+def named_file_findings(
+    changes: Mapping[str, str], texts: Iterable[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """(path, finding) for each added or deleted Verilog file and each edited documentation
+    file (``changes``: path -> git's status letter) a build text (``texts``: (path, text))
+    names where it does not compile it (see the module's doc)."""
+    from rtlopt.check._build_files import is_documentation, is_verilog
+
+    targets = {
+        rel: status
+        for rel, status in changes.items()
+        if (is_verilog(rel) and status in "AD") or (is_documentation(rel) and status == "M")
+    }
+    found: dict[str, tuple[str, int]] = {}
+    for where, text in texts if targets else ():
+        if PurePosixPath(where).name.startswith(".git"):
+            continue  # git's own files (ignore lists, attributes: their rules judge them)
+        for number, line in _logical_lines(text):
+            if line.lstrip().startswith("#"):
+                continue
+            names = _names(line)
+            source = _source_line(line) if names else ""
+            for rel in targets.keys() - found.keys():
+                hows = {_matches(rel, n) for n in names} - {""}
+                if not hows or _compiled(source, is_verilog(rel), hows):
+                    continue
+                found[rel] = (where, number)
+    return [(rel, _finding(rel, targets[rel], *found[rel])) for rel in sorted(found)]
+
+
+def _compiled(source: str, verilog: bool, hows: set[str]) -> bool:
+    """Whether a line of kind ``source`` (:func:`_source_line`) naming a file (``hows``: by
+    "name", by "glob") compiles it, as far as the gate reads it: a Verilog file on any source
+    line; a documentation file by a glob, or by its name on a tool's line or in a list."""
+    if not source:
+        return False
+    return verilog or hows == {"glob"} or source == "list"
+
+
+def _finding(rel: str, status: str, where: str, line: int) -> str:
+    what = {"A": "added", "D": "deleted"}.get(status, "edited")
+    return (
+        f"{what}, and {Path(where).as_posix()} names it at line {line}, not plainly as a source "
+        "to compile: a build may test whether it exists or read its text, which rtlopt cannot "
+        "follow in every form; check the change by hand and pass --trust-config if the "
+        "build's results stay the same"
+    )

@@ -1,0 +1,62 @@
+"""The gate's reading of files a build text names (round 79 cases 11, 14): which lines compile
+a file, which test or read it."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtlopt.check._named_files import named_file_findings
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ifneq ($(wildcard opt.v),)",
+        "\t[ -f opt.v ] && DEF=-DFAST",
+        "\ttest -e rtl/opt.v || exit 1",
+        "K := $(shell cat opt.v | wc -l)",
+        "if os.path.exists('opt.v'):",
+        "for f in rtl/*.v; do sv2v $f; done",
+        "\tiverilog -o sim m.v \\\n  $(if $(wildcard opt.v),-DOPT)",
+    ],
+)
+def test_a_new_verilog_file_a_build_tests_is_a_finding(line: str) -> None:
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", f"sim:\n{line}\n")])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+    assert "Makefile names it at line 2" in found[0][1]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "\tiverilog -o sim $(wildcard rtl/*.v)",
+        "SRCS := $(wildcard rtl/*.v)",
+        "sim.vvp: rtl/opt.v tb.v",
+        "  - rtl/opt.v : {file_type : verilogSource}",
+        '    "rtl/opt.v",',
+        "# [ -f rtl/opt.v ] is what we used to test",
+        '\techo "see rtl/opt.v for the details"',
+        "\trm -rf *",
+    ],
+)
+def test_a_verilog_file_a_build_compiles_is_no_finding(line: str) -> None:
+    assert named_file_findings({"rtl/opt.v": "A"}, [("Makefile", f"sim:\n{line}\n")]) == []
+
+
+def test_an_edited_documentation_file_a_build_reads_is_a_finding() -> None:
+    texts = [("run.sh", "#!/bin/sh\nK=$(cat $DOCS/k.md)\niverilog -Pm.K=$K m.v\n")]
+    found = named_file_findings({"docs/k.md": "M", "README.md": "M"}, texts)
+    assert [rel for rel, _ in found] == ["docs/k.md"]
+    # by its name on an assignment (passed on to a reader), not only on a test line
+    found = named_file_findings({"k.md": "M"}, [("Makefile", "K = k.md\n")])
+    assert [rel for rel, _ in found] == ["k.md"]
+
+
+def test_a_documentation_glob_or_list_entry_is_no_finding() -> None:
+    texts = [("BUILD", 'filegroup(\n    srcs = glob(["**/*.md"]),\n    "README.md",\n)\n')]
+    assert named_file_findings({"doc/x.md": "M", "README.md": "M"}, texts) == []
+
+
+def test_an_edited_verilog_file_is_judged_as_a_source_not_here() -> None:
+    texts = [("Makefile", "ifneq ($(wildcard m.v),)\nX = 1\nendif\n")]
+    assert named_file_findings({"m.v": "M"}, texts) == []
