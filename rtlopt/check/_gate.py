@@ -252,7 +252,7 @@ class _Gate:
             report.modules.append(_config_check(rules))
             report.headline = config_headline(rules.changes, trusted=rules.trusted)
         report.modules += self._case_collisions()
-        modes = mode_changes(self.repo, self.base_rev, staged=self.staged)
+        modes = mode_changes(self.repo, self.base_rev, staged=self.staged) | self.subs.modes
         report.modules += build_checks(
             self.changes, self.new_tree, self.read_base, rules.trusted, modes
         )

@@ -356,9 +356,12 @@ def fill_submodules(top: Path, dest: Path, links: dict[str, str]) -> dict[str, s
     return missing
 
 
-def submodule_diff(top: Path, rel: str, old: str, new: str) -> dict[str, str]:
+def submodule_diff(
+    top: Path, rel: str, old: str, new: str, modes: dict[str, tuple[str, str]] | None = None
+) -> dict[str, str]:
     """The paths that differ between two commits of a submodule, as paths of the repository
-    (``rel/...``): path -> git's status letter (``G`` for a nested submodule)."""
+    (``rel/...``): path -> git's status letter (``G`` for a nested submodule). ``modes``
+    receives the files whose mode changed (:func:`mode_changes`)."""
     sub = submodule_repo(top, rel)
     out = str(sub.git.diff("-z", "--raw", "--no-renames", "--ignore-submodules=none", old, new))
     fields = out.split("\0")
@@ -368,4 +371,6 @@ def submodule_diff(top: Path, rel: str, old: str, new: str) -> dict[str, str]:
         if len(meta) >= 5:
             nested = "160000" in meta[:2]
             changes[f"{rel}/{fields[i + 1]}"] = "G" if nested else meta[4][0]
+            if modes is not None and meta[0] != meta[1] and {meta[0], meta[1]} <= _REGULAR:
+                modes[f"{rel}/{fields[i + 1]}"] = (meta[0], meta[1])
     return changes

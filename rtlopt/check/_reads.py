@@ -23,7 +23,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +155,7 @@ class Submodules:
     changes: dict[str, str]  # paths under bumped submodules -> git's status letter
     unseen: dict[str, str]  # bumped submodule -> why its change cannot be read
     links: list[str]  # every bumped submodule
+    modes: dict[str, tuple[str, str]] = field(default_factory=dict)  # under them: mode changes
 
 
 def submodule_changes(
@@ -192,7 +193,7 @@ def submodule_changes(
             out.unseen[rel] = why
             continue
         empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree
-        out.changes.update(submodule_diff(top, rel, old or empty, new or empty))
+        out.changes.update(submodule_diff(top, rel, old or empty, new or empty, out.modes))
     return out, at_base
 
 

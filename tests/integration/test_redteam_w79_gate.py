@@ -109,3 +109,19 @@ def test_a_new_module_a_build_compiles_by_its_glob_still_passes(
     (repo / "README.md").write_text("# demo\n\nmake sim; see n.v\n")
     r = _check(repo)
     assert r.returncode == 0, (r.stdout + r.stderr)[-1500:]
+
+
+def test_a_file_made_executable_in_a_submodule_bump_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cases 09, 10 under a submodule: the bump's files are the change's, their modes too."""
+    lib = committed_repo(tmp_path / "lib", {"m.v": M}, monkeypatch, tmp_path / "cache")
+    repo = _repo(tmp_path, monkeypatch, {})
+    sub = ("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "lib")
+    _git(repo, *sub)
+    _git(repo, "commit", "-q", "-m", "lib")
+    os.chmod(repo / "lib" / "m.v", 0o755)
+    _git(repo / "lib", "commit", "-q", "-a", "-m", "exec")
+    r = _check(repo)
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert "lib/m.v: (file): its mode changed (100644 -> 100755;" in r.stdout, r.stdout[-1500:]
