@@ -16,8 +16,11 @@ file. A file compiled this way is judged as a source (a new module is screened a
 with the design's names; a deleted one is checked for its users; a documentation file by
 its Verilog view).
 
-Open: a name a build assembles (``$(NAME).v``) or passes through a variable
-(``OPT = opt.v`` then ``ifneq ($(wildcard $(OPT)),)``) is read as the source list it looks
+A variable assigned a name (``OPT = opt.v``) that such a line reads (``ifneq ($(wildcard
+$(OPT)),)``) makes its assignment such a line too.
+
+Open: a name a build assembles (``$(NAME).v``), or a variable passed on through another
+(``A = $(OPT)``) or read without a ``$`` (a Python name), is read as the source list it looks
 like.
 """
 
@@ -128,17 +131,41 @@ def named_file_findings(
     for where, text in texts if targets else ():
         if PurePosixPath(where).name.startswith(".git"):
             continue  # git's own files (ignore lists, attributes: their rules judge them)
-        for number, line in _logical_lines(text):
-            if line.lstrip().startswith("#"):
-                continue
+        lines = [(n, ln) for n, ln in _logical_lines(text) if not ln.lstrip().startswith("#")]
+        tested = _tested_variables(lines)
+        for number, line in lines:
             names = _names(line)
             source = _source_line(line) if names else ""
+            if source and _assigned(line) in tested:
+                source = ""  # OPT = opt.v, and ifneq ($(wildcard $(OPT)),) tests it
             for rel in targets.keys() - found.keys():
                 hows = {_matches(rel, n) for n in names} - {""}
                 if not hows or _compiled(source, is_verilog(rel), hows):
                     continue
                 found[rel] = (where, number)
     return [(rel, _finding(rel, targets[rel], *found[rel])) for rel in sorted(found)]
+
+
+_VARIABLE_USE = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))")
+
+
+def _assigned(line: str) -> str:
+    """The variable ``line`` assigns, or ""."""
+    m = _ASSIGN.match(line)
+    return (
+        re.sub(r"^\s*(?:export\s+|override\s+)?", "", m.group(0)).split("=")[0].strip(" :+?!")
+        if m
+        else ""
+    )
+
+
+def _tested_variables(lines: list[tuple[int, str]]) -> set[str]:
+    """The variables (``$(OPT)``, ``${OPT}``, ``$OPT``) a line that is no source list reads."""
+    out: set[str] = set()
+    for _, line in lines:
+        if not _source_line(line):
+            out |= {next(g for g in m.groups() if g) for m in _VARIABLE_USE.finditer(line)}
+    return out
 
 
 def _compiled(source: str, verilog: bool, hows: set[str]) -> bool:

@@ -60,3 +60,12 @@ def test_a_documentation_glob_or_list_entry_is_no_finding() -> None:
 def test_an_edited_verilog_file_is_judged_as_a_source_not_here() -> None:
     texts = [("Makefile", "ifneq ($(wildcard m.v),)\nX = 1\nendif\n")]
     assert named_file_findings({"m.v": "M"}, texts) == []
+
+
+def test_a_file_a_variable_names_for_a_test_is_a_finding() -> None:
+    make = "OPT = rtl/opt.v\nifneq ($(wildcard $(OPT)),)\nDEF = -DOPT\nendif\n"
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", make)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+    assert "Makefile names it at line 1" in found[0][1]
+    compiled = "SRCS = rtl/opt.v m.v\nsim:\n\tiverilog -o sim $(SRCS)\n"
+    assert named_file_findings({"rtl/opt.v": "A"}, [("Makefile", compiled)]) == []
