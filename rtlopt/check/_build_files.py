@@ -69,12 +69,16 @@ def build_change_findings(
     """Each changed path that is neither Verilog nor documentation, with its finding; a
     submodule (a folder in ``new_tree``) is judged by the files its bump changes. A Verilog
     or documentation file whose mode changed (``modes``: path -> (mode at the base, after);
-    made executable) is one too: a build may test its mode (``[ -x m.v ]``) or run it."""
+    made executable) is one too: a build may test its mode (``[ -x m.v ]``) or run it; and
+    so is a Verilog file that became a link or stopped being one (git's ``T``)."""
     out = []
     for rel, status in sorted(changes.items()):
         mode = (modes or {}).get(rel)
         if mode is not None and (is_verilog(rel) or is_documentation(rel)):
             out.append((rel, _mode_finding(*mode)))
+            continue
+        if status == "T" and is_verilog(rel):  # a documentation file's: the links' rule's
+            out.append((rel, _TYPE_FINDING))
             continue
         if is_verilog(rel) or (is_documentation(rel) and status not in "ADR"):
             continue  # a documentation file added or deleted: a marker a build may test
@@ -91,6 +95,14 @@ def build_change_findings(
             )
         )
     return out
+
+
+_TYPE_FINDING = (
+    "its type changed (a file to a link, or back; its text is judged as a source's), which a "
+    "build may tell apart ([ -L FILE ], a copy keeping links), which rtlopt cannot follow in "
+    "every form; make the change in a commit of its own, checked by hand, and pass "
+    "--trust-config if the build's results stay the same"
+)
 
 
 def _mode_finding(old: str, new: str) -> str:

@@ -125,3 +125,16 @@ def test_a_file_made_executable_in_a_submodule_bump_fails(
     r = _check(repo)
     assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
     assert "lib/m.v: (file): its mode changed (100644 -> 100755;" in r.stdout, r.stdout[-1500:]
+
+
+def test_a_verilog_file_turned_into_a_link_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Case 10's type change for a source: the link's target reads the same text, but a
+    build may tell a link from a file (``[ -L m.v ]``, a copy that keeps links)."""
+    repo = _repo(tmp_path, monkeypatch, {"alt/m_impl.txt": M})
+    (repo / "m.v").unlink()
+    (repo / "m.v").symlink_to("alt/m_impl.txt")
+    r = _check(repo)
+    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
+    assert "m.v: (file): its type changed (a file to a link, or back;" in r.stdout, r.stdout

@@ -147,3 +147,9 @@ def test_a_mode_change_of_a_verilog_or_documentation_file_is_a_finding(rel: str)
     assert [r for r, _ in found] == [rel]
     assert "its mode changed (100644 -> 100755;" in found[0][1]
     assert build_change_findings({rel: "M"}) == []
+
+
+def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
+    """Round 79 case 10: a file to a link (a documentation file's: the links' rule)."""
+    found = build_change_findings({"m.v": "T", "README.md": "T"})
+    assert [r for r, _ in found] == ["m.v"] and "its type changed" in found[0][1]
