@@ -79,7 +79,8 @@ def mode_changes(repo: git.Repo, base: str, *, staged: bool) -> dict[str, tuple[
     """Files whose git mode differs between ``base`` and the index (staged) or the work tree,
     both regular files (``100644`` <-> ``100755``: made executable or not): path -> (mode at
     the base, mode after the change). A build may test it (``[ -x gen.sh ]``) or run the
-    file; a type change (a link, a submodule) is the links' and submodules' rules'."""
+    file. A type change (git's ``T``: a file to a link or back) is in :func:`all_changes`;
+    a submodule's, the submodules' rules'."""
     args = ["--cached"] if staged else []
     out = repo.git.diff(*args, "-z", "--raw", "--no-renames", base, "--")
     fields = out.split("\0")
