@@ -143,11 +143,12 @@ def build_checks(
     modes: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[ModuleCheck]:
     """The gate's findings of this rule, unless ``trusted``: each changed file that is neither
-    Verilog nor documentation, each build line choosing by the commit's metadata, each file whose mode changed (``modes``:
-    :func:`rtlopt.check._git.mode_changes`), each added or deleted Verilog file and edited
-    documentation file a build text names (:mod:`rtlopt.check._named_files`);
-    trusted or not, a changed Verilog file adding or removing a directive after other code on
-    its line (:mod:`rtlopt.check._midline_directives`)."""
+    Verilog nor documentation, each build line choosing by the commit's metadata, each file
+    whose mode changed (``modes``: :func:`rtlopt.check._git.mode_changes`), each added or
+    deleted Verilog file and edited documentation file a build text names
+    (:mod:`rtlopt.check._named_files`); trusted or not, a changed Verilog file adding or
+    removing a directive after other code on its line
+    (:mod:`rtlopt.check._midline_directives`)."""
     from rtlopt.check._midline_directives import midline_directive_findings
     from rtlopt.check._named_files import named_file_findings
 
