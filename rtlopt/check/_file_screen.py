@@ -19,7 +19,8 @@ import re
 from rtlopt.check._directives import STATEFUL
 from rtlopt.check._hier_refs import hierarchical_writes
 from rtlopt.frontend._depgraph import DesignGraph
-from rtlopt.verilog import BEFORE_DELAY, blank_comments, line_of, module_spans
+from rtlopt.verilog import blank_comments, line_of, module_spans
+from rtlopt.verilog_delays import has_delay
 
 _DIRECTIVE = re.compile(r"`\s*([A-Za-z_][A-Za-z0-9_]*)")
 _DEFINED = re.compile(r"`\s*(?:define|undef)\s+([A-Za-z_][A-Za-z0-9_$]*)")
@@ -57,38 +58,6 @@ _OUTSIDE_OK = {
 }
 _KEYWORD = re.compile(r"(?<![\w$`\\.])\b(defparam|force|release|bind|deassign)\b")
 _SEGMENT = r"[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\[;]*\])*"
-#: A ``#`` a delay may start at: a number, a parenthesised expression (``#(5)``, ``# (2.5)``),
-#: a name or a macro (``#DLY``, ``#`TCK``); not a cycle delay (``##1``, ``##[0:2]``: clock
-#: cycles, which no time unit scales).
-_HASH = re.compile(r"(?<!#)#\s*(?=[0-9.(A-Za-z_`$])")
-#: Words a delay follows besides :data:`rtlopt.verilog.BEFORE_DELAY`: net declarations and
-#: gate primitives (``wire #(2) w``, ``and #1 g(...)``), whose delays the time unit scales.
-_BEFORE_NET_DELAY = frozenset(
-    "wire tri tri0 tri1 triand trior trireg wand wor uwire supply0 supply1 and or nand nor "
-    "xor xnor buf not bufif0 bufif1 notif0 notif1 nmos pmos cmos rnmos rpmos rcmos tran "
-    "rtran tranif0 tranif1 rtranif0 rtranif1 pullup pulldown".split()
-)
-_WORD_BEFORE = re.compile(r"[\w$]+\s*\Z")
-#: A module header's package import, after which ``#(`` opens its parameter list.
-_IMPORT_BEFORE = re.compile(r"\bimport\s[^;]*;\s*\Z")
-
-
-def has_delay(code: str) -> bool:
-    """Whether ``code`` (comments and strings blanked) holds a delay, in any spelling: a ``#``
-    after a keyword, a punctuation or a net or gate word; after another name it opens an
-    instance's or a declaration's parameter list (``sub #(8) u``, ``module m #(``, also after
-    the header's package import: ``module m import p::*; #(``)."""
-    for m in _HASH.finditer(code):
-        word = _WORD_BEFORE.search(code, max(0, m.start() - 64), m.start())
-        name = word.group(0).strip() if word else ""
-        if name and name not in BEFORE_DELAY | _BEFORE_NET_DELAY and not name[0].isdigit():
-            continue
-        if not name and _IMPORT_BEFORE.search(code, max(0, m.start() - 256), m.start()):
-            continue  # module m import p::*; #(parameter ...)
-        return True
-    return False
-
-
 _BLOCKS = re.compile(
     r"\b(package|interface|primitive|program|class|config)\b.*?\bend\1\b(?:\s*:\s*\w+)?", re.S
 )

@@ -7,6 +7,7 @@ import re
 
 from rtlopt.harness._vocabulary import REF_SUFFIX
 from rtlopt.verilog import line_of
+from rtlopt.verilog_delays import delay_offsets
 
 __all__ = ["structure_problems"]
 
@@ -19,7 +20,9 @@ _HIER_RE = re.compile(
     r"(?<![\w$.'\\])([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\[[^\]]*\]\s*)*\.\s*"
     r"([A-Za-z_][A-Za-z0-9_$]*)"
 )
-_DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.])")
+_DELAY_RE = re.compile(r"#\s*#|#\s*(?=[0-9A-Za-z_`.(])")
+#: an event control right before a ``#``: ``@ev #(5)`` is a delay
+_EVENT_BEFORE = re.compile(r"@\s*[\w$.]+\s*\Z")
 
 
 def structure_problems(
@@ -35,10 +38,13 @@ def structure_problems(
     if "$root" in code:
         problems.append((line_of(code, code.index("$root")), "$root is not allowed"))
 
+    delays = set(delay_offsets(code))
     for m in _DELAY_RE.finditer(code):
         rest = code[m.end() : m.end() + 1]
-        if m.group(0).replace(" ", "") == "#" and rest == "(":
-            continue  # parameter override #( ... )
+        override = m.group(0).replace(" ", "") == "#" and rest == "("
+        event = _EVENT_BEFORE.search(code, max(0, m.start() - 128), m.start())
+        if override and m.start() not in delays and not event:
+            continue  # a parameter list #( ... ) after an instance's or a module's name
         problems.append((line_of(code, m.start()), "delays (#) are not allowed"))
 
     for m in () if dotted_names else _HIER_RE.finditer(code):

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from rtlopt.check._closure import made_directives
-from rtlopt.check._file_screen import file_problems, has_delay, new_problems
+from rtlopt.check._file_screen import file_problems, new_problems
 from rtlopt.frontend._depgraph import DesignGraph, design_graph
+from rtlopt.verilog_delays import has_delay
 
 TOP = "`ifndef W\n`define W 8\n`endif\nmodule top(output [`W-1:0] y);\n  assign y = 0;\nendmodule\n"
 

@@ -431,3 +431,19 @@ def test_every_expression_of_an_assertion_is_judged_by_one_rule(body: str) -> No
 )
 def test_an_action_reporting_pure_values_is_read_alike(action: str) -> None:
     assert _messages(f"always @(posedge clk) assert (a != 8'hA5) else {action};") == []
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "q <= #(1) d;",
+        "q <= # (1) d;",
+        "#(2) q <= d;",
+    ],
+)
+def test_a_parenthesised_delay_is_screened(tmp_path: Path, edit: str) -> None:
+    """``#(5)`` is a delay as ``#5`` is (after a keyword, punctuation or an event control);
+    ``sub #(8) u`` is a parameter list."""
+    design = _design(tmp_path, CLOCKED, ())
+    found = screen_candidate(CLOCKED.replace("q <= d;", edit), design, dotted_names=False)
+    assert any("delays (#)" in f for f in found), found
