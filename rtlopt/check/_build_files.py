@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from rtlopt.check._check import ModuleCheck
 
 __all__ = [
+    "VERILOG_SUFFIXES",
     "build_change_findings",
     "build_checks",
     "build_texts",
@@ -28,7 +29,8 @@ __all__ = [
     "is_verilog",
 ]
 
-_VERILOG = (".v", ".sv", ".vh", ".svh", ".verilog", ".vlog", ".svi", ".svp")
+VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".verilog", ".vlog", ".svi", ".svp")
+_VERILOG = VERILOG_SUFFIXES
 _DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
 _DOC_STEMS = ("readme", "license", "licence", "copying", "authors", "changelog", "changes")
 

@@ -47,6 +47,7 @@ from rtlopt.check._rules import (
     trailer_commits,
 )
 from rtlopt.check._rules import config_check as _config_check
+from rtlopt.check._undecodable import undecodable_checks
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
 from rtlopt.frontend._sources import register_checkouts, unregister_checkouts
@@ -259,6 +260,8 @@ class _Gate:
         if self.changes or self._pending_attributes:  # nothing changed: no base checkout
             report.modules += self._map_reads(rules)
             report.notes += self._comments_only()
+            trees = (self.base_tree(), self.new_tree)
+            report.modules += undecodable_checks(self.changes, *trees, self.read)
         untracked = self._untracked(rules)
         rels, unstaged = self._rels(files)
         if not rels and not self.changes:  # nothing changed: no tools

@@ -161,9 +161,11 @@ def _candidate_text(path: str) -> str | None:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
-        return Path(path).read_text(errors="replace")
-    except OSError:
+        data = Path(path).read_bytes()
+        text = data.decode("utf-8")  # not UTF-8: the full command says why (a usage error)
+    except (OSError, UnicodeDecodeError):
         return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _reference(folder: Path, target_hash: str) -> dict[str, Any] | None:

@@ -100,6 +100,7 @@ def evaluate(
     """
     from rtlopt import session
     from rtlopt.cli._fast import observe_command, remember_evaluate, wants_memo
+    from rtlopt.frontend._encoding import candidate_text
 
     cand_path = existing_file(candidate, "candidate file")
     overrides: dict[str, Any] = {
@@ -123,7 +124,7 @@ def evaluate(
     tgt = session.open_target(spec)
     # what the command read, right after reading it (for a memo of this command line)
     command = observe_command(spec, tgt.config_files) if wants_memo() else None
-    text = cand_path.read_text(errors="replace")
+    text = candidate_text(cand_path)
     keep = workdir is not None or tgt.config.eval.keep_scratch
     with scratch_dir(workdir.resolve() if workdir else None, "rtlopt-eval-", keep=keep) as wd:
         memo = wants_memo() and not keep

@@ -139,7 +139,7 @@ def fingerprint_observations(
     line and rtlopt's own code are the caller's (``rtlopt.config.config_observations``,
     ``rtlopt.inputs.python_observations``)."""
     from rtlopt.eda.iverilog import yosys_simulation_libraries
-    from rtlopt.evaluate._repo_digest import folder_files
+    from rtlopt.evaluate._repo_digest import folder_files, include_folders
     from rtlopt.frontend._sources import filelist_inputs
 
     cfg = config
@@ -150,7 +150,8 @@ def fingerprint_observations(
     # observation covers those inside it)
     files |= {f for f in folder_files(design) if not f.is_relative_to(root)}
     lists, libraries = filelist_inputs(design.root, cfg.project)
-    folders = {*design.include_dirs, *libraries, *(f.parent for f in files)}
+    folders = {*design.include_dirs, *include_folders(design), *libraries}
+    folders |= {f.parent for f in files}
     out: list[Observation] = [("tree", str(root)), ("repository", str(root))]
     out += [("bytes", str(f)) for f in sorted({*files, *lists, *yosys_simulation_libraries()})]
     out += [("names", str(d)) for d in sorted(folders)]

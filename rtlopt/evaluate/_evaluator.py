@@ -126,6 +126,7 @@ class Evaluator:
             whole_file=whole_file,
         )
         self._cache = ResultCache(config, pdk, evaluator_tools(config), self._fingerprint)
+        _check_encoding(design, config)
         self._lock = threading.Lock()
         self._parts_lock = threading.Lock()
         self._parts: _Parts | None = None
@@ -477,3 +478,13 @@ _CI_VARS = ("CI", "GITHUB_ACTIONS")
 def make_workdir(prefix: str = "rtlopt-eval-") -> Path:
     """A fresh scratch root in the system temp folder."""
     return Path(tempfile.mkdtemp(prefix=prefix))
+
+
+def _check_encoding(design: Design, config: Config) -> None:
+    """Refuse a design whose sources' code holds a byte that is not UTF-8: rtlopt would judge
+    another reference than the tools compile (:mod:`rtlopt.frontend._encoding`)."""
+    from rtlopt.evaluate._sources import deps_dir, files_read
+    from rtlopt.frontend._encoding import check_sources
+
+    read = files_read(design, config.sandbox.timeout_s, deps_dir(config))
+    check_sources({*read, *design.prelude, *design.closure, design.target.file})

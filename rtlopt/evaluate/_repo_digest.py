@@ -7,7 +7,7 @@ repository whatever its name (a Makefile may compile ``probe.txt``, which reache
 target by a hierarchical name) and every file of the include folders. A result stored for
 one state of the repository is served only for the same bytes of all of them: the hash covers
 every file :func:`rtlopt.inputs.repository_files` lists (paths relative to the root, so the
-same content checked out elsewhere finds its results), the files of the include folders, and
+same content checked out elsewhere finds its results), the files under the include folders, and
 the sources and prelude files outside the root.
 """
 
@@ -22,7 +22,7 @@ from rtlopt.evaluate._sources import _where
 from rtlopt.frontend.model import Design
 from rtlopt.inputs import MARGIN_NS, NotRegularError, file_sha256, repository_files
 
-__all__ = ["folder_files", "repository_digest", "rule_files"]
+__all__ = ["folder_files", "include_folders", "repository_digest", "rule_files"]
 
 #: SHA-256 of a file by its identity (path, inode, size, modification and change times): a
 #: write changes the change time, so a file is hashed again only after one (once per process
@@ -43,16 +43,30 @@ def rule_files(design: Design) -> list[Path]:
 
 
 def folder_files(design: Design) -> list[Path]:
-    """Every file of an include folder, and the sources and prelude files (outside the
-    repository too)."""
+    """Every file under an include folder (its subfolders too: ```include "sub/k.vh"`` looks
+    each folder's ``sub/`` up in turn, so a new file there shadows another folder's), and the
+    sources and prelude files (outside the repository too)."""
     files: list[Path] = []
     for folder in design.include_dirs:
         try:
-            with os.scandir(folder) as it:
-                files += [Path(e.path) for e in it if e.is_file()]
+            files += repository_files(Path(folder))
         except OSError:
             continue
     return files + [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
+
+
+def include_folders(design: Design) -> list[Path]:
+    """Every folder under an include folder outside the repository, the include folders too
+    (a file added to an empty one may shadow another folder's)."""
+    root = Path(design.root)
+    out: list[Path] = []
+    for folder in design.include_dirs:
+        if Path(folder).is_relative_to(root):
+            continue  # the repository's own folders: the "repository" observation
+        for here, dirs, _ in os.walk(folder):
+            dirs[:] = [d for d in dirs if d not in (".git", ".rtlopt")]
+            out.append(Path(here))
+    return out
 
 
 def repository_digest(design: Design) -> str:

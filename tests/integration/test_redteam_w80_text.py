@@ -1,0 +1,83 @@
+"""Round 80 (held out): rtlopt judges the bytes the tools compile.
+
+A byte that is not UTF-8 in a string literal (read as U+FFFD: ``8'hBD`` where the file says
+``8'h80``) or a carriage return no line feed follows (a line end to rtlopt, none to the tools)
+in a candidate, a reference or a changed file is refused with its line; a header that appears
+in a subfolder of an earlier include folder changes the cache's fingerprint."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from _fixture_repo import GIT_ID, committed_repo, run_rtlopt
+
+pytestmark = [pytest.mark.tools]
+
+REF = b"module m(input [7:0] a, output [7:0] y);\n  assign y = a ^ 8'hBD;\nendmodule\n"
+BYTE = b'module m(input [7:0] a, output [7:0] y);\n  wire [7:0] k = "\x80";\n  assign y = a ^ k;\nendmodule\n'
+CR = (
+    b"`define NOTE base\r`define K 8'hBD\n`ifndef K\n`define K 8'h80\n`endif\n"
+    b"module m(input [7:0] a, output [7:0] y);\n  assign y = a ^ `K;\nendmodule\n"
+)
+
+
+def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: bytes) -> Path:
+    repo = committed_repo(tmp_path / "repo", {"README.md": "m\n"}, monkeypatch, tmp_path / "c")
+    (repo / "m.v").write_bytes(ref)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "commit", "-qm", "m"], check=True)
+    return repo
+
+
+@pytest.mark.parametrize(
+    ("cand", "what"),
+    [(BYTE, "line 2 holds a byte that is not UTF-8"), (CR, "line 1 holds a carriage")],
+)
+def test_a_candidate_the_tools_read_otherwise_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cand: bytes, what: str
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, REF)
+    (tmp_path / "cand.v").write_bytes(cand)
+    r = run_rtlopt(repo, "evaluate", "m.v", "--candidate", str(tmp_path / "cand.v"))
+    assert r.returncode == 2 and what in r.stderr, r.stderr[-600:]
+
+
+def test_a_reference_the_tools_read_otherwise_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, BYTE)
+    (tmp_path / "cand.v").write_bytes(REF)
+    r = run_rtlopt(repo, "evaluate", "m.v", "--candidate", str(tmp_path / "cand.v"))
+    assert r.returncode == 2 and "not UTF-8" in r.stderr, r.stderr[-600:]
+
+
+@pytest.mark.parametrize(("base", "new"), [(REF, BYTE), (BYTE, BYTE.replace(b"\x80", b"\x81"))])
+def test_the_gate_refuses_a_changed_file_the_tools_read_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, base: bytes, new: bytes
+) -> None:
+    repo = _repo(tmp_path, monkeypatch, base)
+    (repo / "m.v").write_bytes(new)
+    subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "-A"], check=True)
+    r = run_rtlopt(repo, "check", "--no-ppa")
+    assert r.returncode == 1 and "not UTF-8" in r.stdout, r.stdout[-800:]
+
+
+def test_a_header_shadowing_from_a_subfolder_of_an_earlier_include_folder_is_no_cache_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inc1, inc2 = tmp_path / "inc1", tmp_path / "inc2"
+    (inc1 / "sub").mkdir(parents=True)
+    (inc2 / "sub").mkdir(parents=True)
+    (inc2 / "sub" / "k.vh").write_text("`define K 8'hBD\n")
+    ref = b'`include "sub/k.vh"\n' + REF.replace(b"8'hBD", b"`K")
+    repo = _repo(tmp_path, monkeypatch, ref)
+    (tmp_path / "cand.v").write_bytes(REF)
+    args = ("evaluate", "m.v", "-I", str(inc1), "-I", str(inc2), "-c", str(tmp_path / "cand.v"))
+    assert run_rtlopt(repo, *args).returncode == 0
+    time.sleep(1.1)  # a new change time for the folder
+    (inc1 / "sub" / "k.vh").write_text("`define K 8'h80\n")
+    assert run_rtlopt(repo, *args).returncode == 1
+    assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
