@@ -58,16 +58,16 @@ def undecodable_problem(path: Path, data: bytes | None = None) -> str | None:
             return None
     cr = _LONE_CR.search(data)
     if cr is not None:
-        line = data.count(b"\n", 0, cr.start()) + 1
+        where = data.count(b"\n", 0, cr.start()) + 1
         return (
-            f"line {line} holds a carriage return that no line feed follows: rtlopt would end "
+            f"line {where} holds a carriage return that no line feed follows: rtlopt would end "
             "the line there, the tools do not (a comment or a `define runs on to the line feed)"
         )
-    line = undecodable_line(data)
-    if line is None:
+    at = undecodable_line(data)
+    if at is None:
         return None
     return (
-        f"line {line} holds a byte that is not UTF-8 in its code (a string or a name): rtlopt "
+        f"line {at} holds a byte that is not UTF-8 in its code (a string or a name): rtlopt "
         "reads sources as UTF-8 text, so it would judge another text than the tools compile"
     )
 
