@@ -11,24 +11,37 @@ hierarchies holding the target includes a name that several files of the reposit
 texts) while a build of the repository names a library folder or file (a computed one: any),
 the file the build reads cannot be told: the change is unchecked (fail closed; both x
 analysis and parameter configurations read those texts).
+
+Every folder counts but git's and rtlopt's own (a build may name a dot folder: ``-y .lib``,
+``-I.gen``); a library file may have any suffix (``-v cells.lib``, ``-l mid.txt``), and a
+library named relative to the build file's folder counts there too. Two definitions read the
+same only where the file-level text in front of each (```define``, ```timescale``,
+```default_nettype``, ```include``, declarations outside units) is the same too. An
+```include `NAME`` is followed through the values the repository's ```define`` and the builds'
+``+define+`` / ``-D`` give ``NAME``; a name with no value or several leaves the change
+unchecked.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from rtlopt.frontend.model import Design
+from rtlopt.inputs import STATE_NAMES
 
-__all__ = ["decoy_reason", "include_decoy", "library_decoy"]
+__all__ = ["decoy_reason", "include_decoy", "library_decoy", "macro_values"]
 
-_INCLUDE = re.compile(r'`include\s*[<"]([^">\n]+)[">]')
-#: a library folder or file on a command line (``-y dir``, ``-ydir``, ``-v f.v``, ``-l f.v``,
-#: ``+libext+``'s company ``-Y``), in a Makefile, a script or a ``.f`` file
-_LIBRARY = re.compile(r"""(?:^|[\s"'(=])-(?:y\s*|[vl]\s+(?=\S*\.s?vh?\b))([^\s"');]+)""", re.M)
+_INCLUDE = re.compile(r'`include\s*(?:[<"]([^">\n]+)[">]|`([A-Za-z_][\w$]*))')
+#: a library folder or file on a command line (``-y dir``, ``-ydir``, ``-v file``, ``-l file``
+#: of any suffix), in a Makefile, a script or a ``.f`` file
+_LIBRARY = re.compile(r"""(?:^|[\s"'(=])-(?:y\s*|[vl]\s+)(?!-)([^\s"');]+)""", re.M)
+#: a macro's value in a text (```define N v``) or a build (``+define+N=v``, ``-DN=v``)
+_DEFINED = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)(?![\w$(])[ \t]*(.*)$", re.M)
+_GIVEN = re.compile(r"""(?:\+define\+|(?:^|[\s"'])-D\s*)([A-Za-z_]\w*)=([^\s;+]*)""", re.M)
 _HOW = (
     "rtlopt reads one of them, a build's tool may read another (Icarus: the working folder, "
     "then -I folders, the including file's folder only with -grelative-include; other tools "
@@ -37,11 +50,12 @@ _HOW = (
 
 
 def _files(root: Path, own: Path | None) -> list[str]:
-    """The repository's files, relative posix paths (dot folders and ``own`` skipped)."""
+    """The repository's files, relative posix paths (git's and rtlopt's folders and ``own``
+    skipped: a dot folder is the repository's)."""
     out: list[str] = []
     skip = own.resolve() if own is not None else None
     for d, dirs, names in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        dirs[:] = [x for x in dirs if x not in STATE_NAMES]
         if skip is not None and Path(d).resolve() == skip:
             dirs[:] = []
             continue
@@ -57,10 +71,59 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def include_decoy(root: Path, texts: dict[str, str], files: list[str]) -> str:
+def _norm(path: str) -> str:
+    """``path`` relative to the repository root as written: ``./`` and trailing ``/`` gone
+    (a leading dot of a folder's name kept)."""
+    out = os.path.normpath(path.strip()).replace(os.sep, "/")
+    return "" if out == "." else out
+
+
+def macro_values(
+    texts: Iterable[str], builds: Iterable[str] = (), given: Mapping[str, str] | None = None
+) -> dict[str, set[str]]:
+    """The values each macro is given: by a ```define`` of ``texts`` (comments blanked), a
+    ``+define+N=v`` or ``-DN=v`` of ``builds`` (quotes and their escapes dropped), ``given``
+    (the configured defines)."""
+    out: dict[str, set[str]] = {k: {v.strip()} for k, v in (given or {}).items()}
+    for t in texts:
+        for m in _DEFINED.finditer(t):
+            out.setdefault(m.group(1), set()).add(m.group(2).strip())
+    for t in builds:
+        for m in _GIVEN.finditer(t):
+            out.setdefault(m.group(1), set()).add(m.group(2).replace("\\", "").strip("'"))
+    return out
+
+
+def _named_by(macro: str, values: dict[str, set[str]]) -> tuple[str, str]:
+    """The header name ```include `macro`` reads, or ("", why it cannot be told); a value
+    written with or without its quotes (a build's ``-D`` may drop them) names one header."""
+    seen = {macro}
+    while True:
+        got = values.get(macro, set())
+        m = re.fullmatch(r"`([A-Za-z_][\w$]*)", next(iter(got))) if len(got) == 1 else None
+        if m is None or m.group(1) in seen:
+            break
+        macro = m.group(1)
+        seen.add(macro)
+    names = {_unquoted(v) for v in got}
+    if len(names) == 1 and "" not in names:
+        return names.pop(), ""
+    return "", f"the values {sorted(got)}" if got else "no value rtlopt finds"
+
+
+def _unquoted(v: str) -> str:
+    if len(v) > 1 and (v[0], v[-1]) in (('"', '"'), ("<", ">")):
+        return v[1:-1].strip()
+    return v if re.fullmatch(r"[\w./+-]+", v) else ""
+
+
+def include_decoy(
+    root: Path, texts: dict[str, str], files: list[str], values: dict[str, set[str]] | None = None
+) -> str:
     """The first ```include`` of ``texts`` (relative path -> text), followed into every
     header it may read, whose name several files of ``files`` end with in different
-    contents, as a reason; ""."""
+    contents, or that names a macro (``values``: :func:`macro_values`) whose header cannot be
+    told, as a reason; ""."""
     from rtlopt.verilog import blank_comments
 
     left, seen = list(texts.items()), set(texts)
@@ -68,13 +131,22 @@ def include_decoy(root: Path, texts: dict[str, str], files: list[str]) -> str:
         rel, text = left.pop(0)
         code = blank_comments(text, strings=False)
         for m in _INCLUDE.finditer(code):
-            name = m.group(1).strip().lstrip("./")
+            line = code.count("\n", 0, m.start()) + 1
+            written, why = m.group(1), ""
+            if written is None:
+                written, why = _named_by(m.group(2), values or {})
+            if why:
+                return (
+                    f"{rel}:{line}: `include `{m.group(2)} names a header rtlopt cannot tell "
+                    f"({why}): a build may read any file; the change is unchecked: include "
+                    "the header by its name"
+                )
+            name = _norm(written)
             hits = [f for f in files if f == name or f.endswith("/" + name)]
             contents = {f: _read(root / f) for f in hits}
             if len({c for c in contents.values()}) > 1:
-                line = code.count("\n", 0, m.start()) + 1
                 return (
-                    f'{rel}:{line}: `include "{m.group(1)}" may read any of '
+                    f'{rel}:{line}: `include "{written}" may read any of '
                     f"{', '.join(sorted(hits))}, which differ: {_HOW}; the change is "
                     "unchecked: give the headers distinct names, or remove all but one"
                 )
@@ -86,16 +158,24 @@ def include_decoy(root: Path, texts: dict[str, str], files: list[str]) -> str:
 
 
 def library_decoy(
-    held: Iterable[str], definitions: dict[str, dict[str, str]], builds: Iterable[str]
+    held: Iterable[str],
+    definitions: dict[str, dict[str, str]],
+    builds: Iterable[str | tuple[str, str]],
 ) -> str:
     """Why a module of ``held`` defined otherwise in several files (``definitions``: module
-    -> file -> its text) may be read from a library a build names (``builds``: the texts of
-    the repository's build files), or ""."""
-    libraries = [m.group(1) for t in builds for m in _LIBRARY.finditer(t)]
+    -> file -> what it means there) may be read from a library a build names (``builds``: the
+    texts of the repository's build files, or ``(the file's folder, its text)``), or ""."""
+    libraries: list[str] = []
+    folders: set[str] = set()
+    for b in builds:
+        where, text = ("", b) if isinstance(b, str) else b
+        for m in _LIBRARY.finditer(text):
+            lib = m.group(1)
+            libraries.append(lib)
+            folders |= {_norm(lib), _norm(f"{where}/{lib}") if where else _norm(lib)}
     if not libraries:
         return ""
     computed = any(re.search(r"[$`%{*]", lib) for lib in libraries)
-    folders = {lib.strip("/").lstrip("./") for lib in libraries}
     for name in sorted(held):
         files = definitions.get(name, {})
         if len(set(files.values())) < 2:
@@ -112,7 +192,7 @@ def library_decoy(
 
 
 def _under(f: str, lib: str) -> bool:
-    return f == lib or f.startswith(lib + "/") or lib in ("", ".") and "/" not in f
+    return f == lib or f.startswith(lib + "/") or lib == "" and "/" not in f
 
 
 _CACHE: dict[Any, tuple[object, str]] = {}
@@ -132,6 +212,7 @@ def _judged(design: Design, own: Path | None) -> str:
     from rtlopt.evaluate import _tb_x_bodies as tb
     from rtlopt.evaluate import _tb_x_forms as tf
     from rtlopt.evaluate._repo_texts import other_texts, repository_texts
+    from rtlopt.verilog import blank_comments
 
     root = Path(design.root).resolve()
     others, _ = other_texts(design, own)
@@ -148,13 +229,34 @@ def _judged(design: Design, own: Path | None) -> str:
             return p.as_posix()
 
     mine = {rel(p): texts[p] for p, c in codes.items() if set(tf.units(c)) & held}
-    why = include_decoy(root, mine, _files(root, own))
+    builds = [(p, t) for p, t in texts.items() if p not in codes]
+    values = macro_values(
+        [blank_comments(t, strings=False) for t in texts.values()],
+        [t for _, t in builds],
+        design.defines,
+    )
+    why = include_decoy(root, mine, _files(root, own), values)
     if why:
         return why
     definitions: dict[str, dict[str, str]] = {}
     for p, bodies in per_file.items():
         for b in bodies:
             if b.name is not None:
-                definitions.setdefault(b.name, {})[rel(p)] = every[p][b.start : b.end]
-    builds = [t for p, t in texts.items() if p not in codes]
-    return library_decoy(held, definitions, builds)
+                definitions.setdefault(b.name, {})[rel(p)] = _meaning(every[p], b, bodies)
+    folders = [(os.path.dirname(rel(p)), t) for p, t in builds]
+    return library_decoy(held, definitions, folders)
+
+
+def _meaning(code: str, body: Any, bodies: list[Any]) -> str:
+    """What ``body`` of ``code`` means in its file: the file-level text in front of it (the
+    directives in force, declarations outside units; other units left out) and its text,
+    white space collapsed."""
+    front, at = [], 0
+    for b in sorted(bodies, key=lambda b: b.start):
+        if b.start >= body.start:
+            break
+        if b.name is not None:
+            front.append(code[at : b.start])
+            at = max(at, b.end)
+    front.append(code[at : body.start])
+    return " ".join(" ".join(front).split()) + " | " + " ".join(code[body.start : body.end].split())

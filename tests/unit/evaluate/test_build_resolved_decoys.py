@@ -65,3 +65,66 @@ def test_no_library_or_one_definition_is_no_decoy() -> None:
     one = {"stim": {"stimlib/stim.v": "module stim;"}}
     assert library_decoy({"stim"}, one, ["iverilog -y stimlib tb.v\n"]) == ""
     assert library_decoy({"tb"}, DEFS, ["iverilog -y stimlib tb.v\n"]) == ""
+
+
+def test_a_dot_folder_is_the_repositorys_git_is_not(tmp_path: Path) -> None:
+    root = _repo(
+        tmp_path,
+        {"tb/tb.v": TB, ".gen/xstim.vh": "initial s = 1'bx;\n", ".git/xstim.vh": "x\n"},
+    )
+    (root / "tb/xstim.vh").write_text("initial s = 0;\n")
+    files = _files(root, None)
+    assert ".gen/xstim.vh" in files and ".git/xstim.vh" not in files
+    assert ".gen/xstim.vh" in include_decoy(root, {"tb/tb.v": TB}, files)
+
+
+def test_a_library_of_any_suffix_or_a_dot_folder_is_a_library() -> None:
+    defs = {"stim": {"stim.v": "module stim;", ".lib/stim.v": "x", "cells.lib": "y"}}
+    assert "module stim" in library_decoy({"stim"}, defs, ["iverilog -y .lib tb.v\n"])
+    assert "module stim" in library_decoy({"stim"}, defs, ["iverilog -l cells.lib tb.v\n"])
+    assert "module stim" in library_decoy({"stim"}, defs, ["vcs -v ./cells.lib\n"])
+    # named relative to the build file's folder
+    assert "module stim" in library_decoy({"stim"}, defs, [("sim", "xrun -v ../cells.lib\n")])
+    assert library_decoy({"stim"}, defs, ["iverilog -v -o sim.vvp tb.v\n"]) == ""
+
+
+def test_the_file_level_text_in_front_of_a_module_is_what_it_means() -> None:
+    from rtlopt.evaluate._decoys import _meaning
+    from rtlopt.evaluate._tb_x_bodies import Body
+
+    def meaning(code: str) -> str:
+        at = code.index("module m")
+        body = Body("m", at, len(code), frozenset())
+        other = (
+            [Body("o", 0, code.index("endmodule") + 9, frozenset())] if "module o" in code else []
+        )
+        return _meaning(code, body, [*other, body])
+
+    m = "module m(input a, output y); assign y = w; endmodule\n"
+    assert meaning(m) == meaning(f"\n\n{m}")
+    assert meaning(m) != meaning(f"`default_nettype tri1\n{m}")
+    assert meaning(m) != meaning(f"`timescale 1ns/1ps\n{m}")
+    assert meaning(f"module o; endmodule\n{m}") == meaning(f"\n{m}")
+
+
+def test_an_include_through_a_macro_is_followed_or_unchecked(tmp_path: Path) -> None:
+    from rtlopt.evaluate._decoys import macro_values
+
+    tb = "module tb;\n`include `STIM\nendmodule\n"
+    root = _repo(
+        tmp_path,
+        {"tb/tb.v": tb, "tb/xstim.vh": "initial s = 0;\n", "stim/xstim.vh": "initial s = 1'bx;\n"},
+    )
+    files = _files(root, None)
+    one = macro_values(['`define STIM "xstim.vh"\n'])
+    assert "stim/xstim.vh" in include_decoy(root, {"tb/tb.v": tb}, files, one)
+    built = macro_values([], ['iverilog -DSTIM=\\"xstim.vh\\" tb.v\n'])
+    assert "stim/xstim.vh" in include_decoy(root, {"tb/tb.v": tb}, files, built)
+    chained = macro_values(['`define STIM `S2\n`define S2 "xstim.vh"\n'])
+    assert "stim/xstim.vh" in include_decoy(root, {"tb/tb.v": tb}, files, chained)
+    for values in ({}, macro_values([], ["make STIM=1 +define+STIM=$(S)\n"])):
+        assert "cannot tell" in include_decoy(root, {"tb/tb.v": tb}, files, values)
+    two = macro_values(['`define STIM "a.vh"\n', '`define STIM "b.vh"\n'])
+    assert "cannot tell" in include_decoy(root, {"tb/tb.v": tb}, files, two)
+    (root / "stim/xstim.vh").unlink()
+    assert include_decoy(root, {"tb/tb.v": tb}, _files(root, None), one) == ""

@@ -1,0 +1,147 @@
+"""Red team round 79 (held out), library and include decoys: a build reads another copy of a
+parent of the target than rtlopt judged (``evaluate/_decoys.py``), so the x that copy ties
+into the target went unseen and a candidate reading x otherwise was accepted on the 0/1
+proofs alone (cases 05, 07, 08, 13, 16, 20, 21, 24).
+
+* ``dot_library`` / ``dot_include``: the build's copy sits in a dot folder (``-y .lib``,
+  ``-I.gen``), which the decoy scan skipped.
+* ``library_file``: a library file of another suffix (``-l lib/cells.lib``, ``-v mid.txt``):
+  only ``.v``/``.sv``/``.vh`` counted.
+* ``file_level``: both copies of ``mid`` have the same module text; a ```define`` in front of
+  each makes them mean otherwise (only the module's span was compared).
+* ``macro_include``: ```include `MID_HDR`` (the name given by a ```define`` or a filelist's
+  ``+define+``): only literal names were read; a name a build computes (``-DMID_HDR=$(HDR)``)
+  cannot be told.
+
+The reference takes ``else`` on ``b`` = x (``y`` = 0); the candidate takes its ``else`` too
+(``y`` = ``a``): equal on 0/1, not in a simulation of the build's ``top``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _fixture_repo import committed_repo
+from test_redteam_w41_x_sources import IF_B, NOT_B
+from test_xfaith import CONFIG, _evaluate
+
+pytestmark = pytest.mark.tools
+
+MID_X = "module mid(input a, input en, output y);\n  m u(.a(a), .b(), .y(y));\nendmodule\n"
+MID_OK = "module mid(input a, input en, output y);\n  m u(.a(a), .b(en), .y(y));\nendmodule\n"
+MID_B = "module mid(input a, input en, output y);\n  m u(.a(a), .b(`MID_B), .y(y));\nendmodule\n"
+#: ``mid`` whose ``b`` a header drives (``HDR_OK``), or leaves undriven (``HDR_X``: z)
+MID_INC = (
+    "module mid(input a, input en, output y);\n  wire bsel;\n{}\n"
+    "  m u(.a(a), .b(bsel), .y(y));\nendmodule\n"
+)
+HDR_OK = "  assign bsel = en;\n"
+HDR_X = "  // bsel: the testbench drives it\n"
+TOP = "module top(input a, input en, output y);\n  mid u0(.a(a), .en(en), .y(y));\nendmodule\n"
+LISTED = "top.v\nmid.v\nm.v\n"
+FORMS: dict[str, dict[str, str]] = {
+    "dot_library": {
+        "mid.v": MID_OK,
+        ".lib/mid.v": MID_X,
+        "files.f": LISTED,
+        "Makefile": "sim:\n\tiverilog -y .lib -o sim.vvp top.v m.v\n",
+    },
+    "dot_include": {
+        "mid.v": MID_INC.format('`include "mid_drv.vh"'),
+        "inc/mid_drv.vh": HDR_OK,
+        ".gen/mid_drv.vh": HDR_X,
+        "files.f": "+incdir+inc\ntop.v\nmid.v\nm.v\n",
+        "Makefile": "sim:\n\tiverilog -I.gen -Iinc -o sim.vvp top.v mid.v m.v\n",
+    },
+    "library_file_lib": {
+        "mid.v": MID_OK,
+        "lib/cells.lib": MID_X,
+        "files.f": LISTED,
+        "Makefile": "sim:\n\tiverilog -l lib/cells.lib -o sim.vvp top.v m.v\n",
+    },
+    "library_file_txt": {
+        "mid.v": MID_OK,
+        "mid.txt": MID_X,
+        "files.f": LISTED,
+        "run.sh": "verilator --binary -v mid.txt top.v m.v\n",
+    },
+    "file_level": {
+        "mid.v": f"`define MID_B en\n{MID_B}",
+        "lib/mid.v": f"`define MID_B 1'bx\n{MID_B}",
+        "files.f": LISTED,
+        "Makefile": "sim:\n\tiverilog -y lib -o sim.vvp top.v m.v\n",
+    },
+    "macro_include": {
+        "mid.v": MID_INC.format('`define MID_HDR "mid_drv.vh"\n`include `MID_HDR'),
+        "inc/mid_drv.vh": HDR_OK,
+        "other/mid_drv.vh": HDR_X,
+        "files.f": "+incdir+inc\ntop.v\nmid.v\nm.v\n",
+        "Makefile": "sim:\n\tiverilog -Iother -Iinc -o sim.vvp top.v mid.v m.v\n",
+    },
+    "macro_include_no_value": {
+        "mid.v": MID_INC.format(
+            '`ifndef MID_HDR\n`define MID_HDR "mid_drv.vh"\n`endif\n`include `MID_HDR'
+        ),
+        "inc/mid_drv.vh": HDR_OK,
+        "other/mid_drv.vh": HDR_X,
+        "files.f": "+incdir+inc\ntop.v\nmid.v\nm.v\n",
+        "Makefile": "sim:\n\tiverilog -DMID_HDR=$(HDR) -Iinc -o sim.vvp top.v mid.v m.v\n",
+    },
+    "macro_include_build_define": {
+        "mid.v": MID_INC.format("`include `MID_HDR"),
+        "inc/mid_drv.vh": HDR_OK,
+        "other/mid_drv.vh": HDR_X,
+        "files.f": '+define+MID_HDR="mid_drv.vh"\n+incdir+inc\ntop.v\nmid.v\nm.v\n',
+        "Makefile": "sim:\n\tiverilog -Iother -Iinc -o sim.vvp top.v mid.v m.v\n",
+    },
+}
+
+LIBRARY = "module mid is defined otherwise in"
+WHY = {
+    "dot_library": f"{LIBRARY} .lib/mid.v, mid.v",
+    "dot_include": "may read any of .gen/mid_drv.vh, inc/mid_drv.vh",
+    "library_file_lib": f"{LIBRARY} lib/cells.lib, mid.v",
+    "library_file_txt": f"{LIBRARY} mid.txt, mid.v",
+    "file_level": f"{LIBRARY} lib/mid.v, mid.v",
+    "macro_include": "may read any of inc/mid_drv.vh, other/mid_drv.vh",
+    "macro_include_no_value": "`include `MID_HDR names a header rtlopt cannot tell",
+    "macro_include_build_define": "may read any of inc/mid_drv.vh, other/mid_drv.vh",
+}
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_a_build_reading_another_copy_of_a_parent_leaves_the_change_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.v": IF_B,
+        "top.v": TOP,
+        **FORMS[form],
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    out = _evaluate(tmp_path, repo, NOT_B)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
+    assert WHY[form] in reason, reason
+
+
+def test_one_copy_in_a_dot_folder_is_no_decoy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cost side: a library in a dot folder holding the only copy is read as before (the
+    candidate is refuted by the x the build's mid ties into b, not left unchecked)."""
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.v": IF_B,
+        "top.v": TOP,
+        ".lib/mid.v": MID_X,
+        "files.f": "top.v\n.lib/mid.v\nm.v\n",
+        "Makefile": "sim:\n\tiverilog -y .lib -o sim.vvp top.v m.v\n",
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    out = _evaluate(tmp_path, repo, NOT_B)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and out["stage"] == "formal", reason
+    assert "not where the repository feeds x into b" in reason, reason
