@@ -81,10 +81,11 @@ class Listed:
 def repository_filelists(
     root: Path, variables: tuple[tuple[str, str], ...] = ()
 ) -> tuple[Listed, ...]:
-    """Every filelist (``.f``, ``.vc``, ``.flist``) of the repository outside hidden folders
-    that reads, its ``${NAME}`` variables from ``variables`` (``project.filelist_vars``)
-    else the environment (one needing an unset variable or naming a missing file is no build
-    rtlopt can read, and is left out)."""
+    """Every filelist (``.f``, ``.vc``, ``.flist``) of the repository (outside git's and
+    rtlopt's own folders: a dot folder's is a build too) that reads, its ``${NAME}``
+    variables from ``variables`` (``project.filelist_vars``) else the environment (one
+    needing an unset variable or naming a missing file is no build rtlopt can read, and is
+    left out)."""
     from rtlopt.errors import RtloptError
     from rtlopt.frontend import read_filelist
 
@@ -92,7 +93,7 @@ def repository_filelists(
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root)
         named = p.suffix in _FILELIST_SUFFIXES or p.name.startswith("Flist.")  # CVA6's
-        if not named or any(s.startswith(".") for s in rel.parts):
+        if not named or _own(rel):
             continue
         try:
             if not p.is_file():
@@ -125,13 +126,20 @@ def package_definitions(text: str) -> list[tuple[str, str]]:
 
 @functools.lru_cache(maxsize=8)
 def repository_scanned(root: Path) -> frozenset[Path]:
-    """The Verilog sources and headers of the repository outside hidden folders (resolved)."""
+    """The Verilog sources and headers of the repository outside git's and rtlopt's own
+    folders (resolved; a dot folder's are the repository's: a build may name ``.lib``)."""
     out: set[Path] = set()
     for f in root.rglob("*"):
-        rel = f.relative_to(root).parts
-        if f.suffix in SOURCE_SUFFIXES and not any(p.startswith(".") for p in rel):
+        if f.suffix in SOURCE_SUFFIXES and not _own(f.relative_to(root)):
             out.add(f.resolve())
     return frozenset(out)
+
+
+def _own(rel: Path) -> bool:
+    """Whether ``rel`` lies in git's or rtlopt's own folder (:data:`STATE_NAMES`)."""
+    from rtlopt.inputs import STATE_NAMES
+
+    return any(s in STATE_NAMES for s in rel.parts)
 
 
 @functools.lru_cache(maxsize=8)

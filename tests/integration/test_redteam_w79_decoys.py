@@ -145,3 +145,33 @@ def test_one_copy_in_a_dot_folder_is_no_decoy(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and out["stage"] == "formal", reason
     assert "not where the repository feeds x into b" in reason, reason
+
+
+SUB_AND = "module sub(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"
+SUB_OR = "module sub(input a, input b, output y);\n  assign y = a | b;\nendmodule\n"
+WITH_SUB = "module m(input a, input b, output y);\n  sub s(.a(a), .b(b), .y(y));\nendmodule\n"
+#: The candidate writes the submodule rtlopt reads in place: equal where ``sub`` is an AND,
+#: not in a build that reads the OR copy.
+INLINED = "module m(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"
+SUB_FORMS: dict[str, dict[str, str]] = {
+    "dot_filelist": {".alt/asic.f": "m.v\nsub.v\n", ".alt/sub.v": SUB_OR},
+    "dot_library": {".alt/sub.v": SUB_OR, "Makefile": "sim:\n\tiverilog -y .alt m.v tb.v\n"},
+    "library_file": {"cells.lib": SUB_OR, "run.sh": "iverilog -l cells.lib m.v tb.v\n"},
+}
+
+
+@pytest.mark.parametrize("form", list(SUB_FORMS))
+def test_a_build_reading_another_copy_of_a_submodule_is_proven_or_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.v": WITH_SUB,
+        "sub.v": SUB_AND,
+        "files.f": "m.v\nsub.v\n",
+        **SUB_FORMS[form],
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    out = _evaluate(tmp_path, repo, INLINED)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid", reason
