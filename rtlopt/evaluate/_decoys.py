@@ -19,7 +19,8 @@ same only where the file-level text in front of each (```define``, ```timescale`
 ```default_nettype``, ```include``, declarations outside units) is the same too. An
 ```include `NAME`` is followed through the values the repository's ```define`` and the builds'
 ``+define+`` / ``-D`` give ``NAME``; a name with no value or several leaves the change
-unchecked.
+unchecked. A file defining a module of the hierarchies under ```unconnected_drive pull0/1``
+leaves it unchecked too: its open inputs read a pull no proof models.
 """
 
 from __future__ import annotations
@@ -235,7 +236,7 @@ def _judged(design: Design, own: Path | None) -> str:
         [t for _, t in builds],
         design.defines,
     )
-    why = include_decoy(root, mine, _files(root, own), values)
+    why = include_decoy(root, mine, _files(root, own), values) or _pulled(mine)
     if why:
         return why
     definitions: dict[str, dict[str, str]] = {}
@@ -245,6 +246,29 @@ def _judged(design: Design, own: Path | None) -> str:
                 definitions.setdefault(b.name, {})[rel(p)] = _meaning(every[p], b, bodies)
     folders = [(os.path.dirname(rel(p)), t) for p, t in builds]
     return library_decoy(held, definitions, folders)
+
+
+_PULLED = re.compile(r"`unconnected_drive[ \t]+pull[01]\b")
+
+
+def _pulled(texts: dict[str, str]) -> str:
+    """Why a text of ``texts`` (relative path -> text: the files defining a module of the
+    hierarchies, any copy) pulls the unconnected inputs of the modules it defines
+    (```unconnected_drive pull1``), which no proof of rtlopt models (Yosys refuses the
+    directive, the views read such an input as z), or ""."""
+    from rtlopt.verilog import blank_comments
+
+    for rel, text in sorted(texts.items()):
+        code = blank_comments(text, strings=False)
+        m = _PULLED.search(code)
+        if m:
+            line = code.count("\n", 0, m.start()) + 1
+            return (
+                f"{rel}:{line}: {m.group(0)} makes the unconnected inputs of the modules "
+                "defined after it read a pull, which rtlopt's proofs do not model (they read "
+                "such an input as z); the change is unchecked: connect the inputs instead"
+            )
+    return ""
 
 
 def _meaning(code: str, body: Any, bodies: list[Any]) -> str:

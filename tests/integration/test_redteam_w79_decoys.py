@@ -19,10 +19,11 @@ The reference takes ``else`` on ``b`` = x (``y`` = 0); the candidate takes its `
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo
+from _fixture_repo import committed_repo, run_rtlopt
 from test_redteam_w41_x_sources import IF_B, NOT_B
 from test_xfaith import CONFIG, _evaluate
 
@@ -175,3 +176,64 @@ def test_a_build_reading_another_copy_of_a_submodule_is_proven_or_unchecked(
     out = _evaluate(tmp_path, repo, INLINED)
     reason = str(out["reason"])
     assert out["status"] == "invalid", reason
+
+
+#: Two copies of ``sub`` with the same module text: what ``K`` is comes from the file-level
+#: (compilation-unit) declaration in front of each.
+SUB_UNIT = "localparam logic K = 1'b{};\nmodule sub(input logic a, output logic y);\n  assign y = a & K;\nendmodule\n"
+WITH_UNIT_SUB = "module m(input logic a, output logic y);\n  sub s(.a(a), .y(y));\nendmodule\n"
+
+
+def test_a_submodule_copy_meaning_otherwise_in_its_file_is_proven_or_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(Closed before round 79 by the compilation-unit rule; kept as the class's guard.)"""
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.sv": WITH_UNIT_SUB,
+        "sub.sv": SUB_UNIT.format(1),
+        "alt/sub.sv": SUB_UNIT.format(0),
+        "files.f": "sub.sv\nm.sv\n",
+        "alt/alt.f": "alt/sub.sv\nm.sv\n",
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    (tmp_path / "cand.sv").write_text(
+        "module m(input logic a, output logic y);\n  assign y = a;\nendmodule\n"
+    )
+    r = run_rtlopt(
+        repo, "evaluate", "m.sv", "--candidate", str(tmp_path / "cand.sv"), "--module", "m",
+        "--pdk", "nangate45", "--json",
+    )  # fmt: skip
+    assert r.returncode in (0, 1), (r.stdout + r.stderr)[-1500:]
+    out = json.loads(r.stdout)["candidate"]
+    assert out["status"] == "invalid" and "unchecked: " in out["reason"], out["reason"]
+
+
+SUB_B = "module sub(input a, input b, output y);\n  assign y = a & b;\nendmodule\n"
+PULLED = f"`unconnected_drive pull1\n{SUB_B}`nounconnected_drive\n"
+OPEN_B = "module m(input a, output y);\n  sub s(.a(a), .b(), .y(y));\nendmodule\n"
+#: Equal to the reference where ``b`` reads z (x for a = 1); not where it is pulled to 1.
+X_AND = "module m(input a, output y);\n  assign y = a & 1'bx;\nendmodule\n"
+PULL_FORMS: dict[str, dict[str, str]] = {
+    "own_build": {"sub.v": PULLED},
+    "other_copy": {"sub.v": SUB_B, "alt/sub.v": PULLED, "alt/alt.f": "alt/sub.v\nm.v\n"},
+}
+
+
+@pytest.mark.parametrize("form", list(PULL_FORMS))
+def test_a_pulled_unconnected_input_leaves_the_change_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    """A copy of ``sub`` with the same module text under ```unconnected_drive pull1`` (a
+    file-level directive no proof models) reads its open ``b`` as 1, not z."""
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.v": OPEN_B,
+        "files.f": "sub.v\nm.v\n",
+        **PULL_FORMS[form],
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    out = _evaluate(tmp_path, repo, X_AND)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and "unchecked: " in reason, reason
+    assert "`unconnected_drive pull1 makes the unconnected inputs" in reason, reason
