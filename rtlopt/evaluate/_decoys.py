@@ -39,7 +39,9 @@ __all__ = ["decoy_reason", "include_decoy", "library_decoy", "macro_values"]
 _INCLUDE = re.compile(r'`include\s*(?:[<"]([^">\n]+)[">]|`([A-Za-z_][\w$]*))')
 #: a library folder or file on a command line (``-y dir``, ``-ydir``, ``-v file``, ``-l file``
 #: of any suffix), in a Makefile, a script or a ``.f`` file
-_LIBRARY = re.compile(r"""(?:^|[\s"'(=])-(?:y\s*|[vl]\s+)(?!-)([^\s"');]+)""", re.M)
+_LIBRARY = re.compile(
+    r"""(?:^|[\s"'(=])-(?:y\s*|[vl]\s+)(?!-)((?:\$\([^)\s]*\)|[^\s"');])+)""", re.M
+)
 #: a macro's value in a text (```define N v``) or a build (``+define+N=v``, ``-DN=v``)
 _DEFINED = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)(?![\w$(])[ \t]*(.*)$", re.M)
 _GIVEN = re.compile(r"""(?:\+define\+|(?:^|[\s"'])-D\s*)([A-Za-z_]\w*)=([^\s;+]*)""", re.M)
@@ -165,23 +167,30 @@ def library_decoy(
 ) -> str:
     """Why a module of ``held`` defined otherwise in several files (``definitions``: module
     -> file -> what it means there) may be read from a library a build names (``builds``: the
-    texts of the repository's build files, or ``(the file's folder, its text)``), or ""."""
+    texts of the repository's build files, or ``(the file's folder, its text)``), or "". A
+    computed library names any file whose path holds what follows its last computed part
+    (``$(OUT)/sim.log``: a ``sim.log``; ``$(LIB)``: any file)."""
     libraries: list[str] = []
     folders: set[str] = set()
+    tails: set[str] = set()  # what follows the last computed part of a computed library
     for b in builds:
         where, text = ("", b) if isinstance(b, str) else b
         for m in _LIBRARY.finditer(text):
             lib = m.group(1)
             libraries.append(lib)
-            folders |= {_norm(lib), _norm(f"{where}/{lib}") if where else _norm(lib)}
+            if _COMPUTED.search(lib):
+                tails.add(_COMPUTED.split(lib)[-1].strip("/"))
+            else:
+                folders |= {_norm(lib), _norm(f"{where}/{lib}") if where else _norm(lib)}
     if not libraries:
         return ""
-    computed = any(re.search(r"[$`%{*]", lib) for lib in libraries)
     for name in sorted(held):
         files = definitions.get(name, {})
         if len(set(files.values())) < 2:
             continue
-        named = [f for f in files if computed or any(_under(f, d) for d in folders)]
+        named = [
+            f for f in files if any(_under(f, d) for d in folders) or any(t in f for t in tails)
+        ]
         if named:
             return (
                 f"module {name} is defined otherwise in {', '.join(sorted(files))}, and a "
@@ -190,6 +199,11 @@ def library_decoy(
                 "modules distinct names, or remove all but one"
             )
     return ""
+
+
+#: a computed part of a path (a variable, a macro, a glob): a library ``$(LOG)/sim.log`` may
+#: only be a file whose path holds ``sim.log``; ``$(LIB)`` any
+_COMPUTED = re.compile(r"\$\([^)]*\)?|\$\{[^}]*\}?|\$\w*|`\w*|%\w*%?|[*?{}\[\]]")
 
 
 def _under(f: str, lib: str) -> bool:

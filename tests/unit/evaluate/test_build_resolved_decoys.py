@@ -128,3 +128,11 @@ def test_an_include_through_a_macro_is_followed_or_unchecked(tmp_path: Path) -> 
     assert "cannot tell" in include_decoy(root, {"tb/tb.v": tb}, files, two)
     (root / "stim/xstim.vh").unlink()
     assert include_decoy(root, {"tb/tb.v": tb}, _files(root, None), one) == ""
+
+
+def test_a_computed_library_names_the_files_its_literal_tail_may_be() -> None:
+    defs = {"stim": {"stim.v": "module stim;", "lib/cells.lib": "x"}}
+    for make in ("vcs -y $(LIB) tb.v\n", "xrun -v $(OUT)/cells.lib\n", "x -v ${L}/c*.lib\n"):
+        assert "module stim" in library_decoy({"stim"}, defs, [make]), make
+    # a log file a variable's folder holds is no library of these files
+    assert library_decoy({"stim"}, defs, ["xrun -l $(OUT)/xrun.log tb.v\n"]) == ""
