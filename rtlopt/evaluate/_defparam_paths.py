@@ -133,11 +133,13 @@ class _Repo:
             return f"the repository defines {name}"
         if not self.tree:
             from rtlopt.frontend._depgraph import VERILOG_SUFFIXES
+            from rtlopt.inputs import STATE_NAMES
 
+            # a dot folder's files are the repository's (a build may name ``-y .lib``)
             root = Path(self.design.root)
             for f in sorted(root.rglob("*")):
                 rel = f.relative_to(root).parts
-                if f.suffix in VERILOG_SUFFIXES and not any(p.startswith(".") for p in rel):
+                if f.suffix in VERILOG_SUFFIXES and not set(rel) & STATE_NAMES:
                     try:
                         if f.is_file() and f.stat().st_size <= 4_000_000:
                             self.tree.append(f.read_text(errors="replace"))

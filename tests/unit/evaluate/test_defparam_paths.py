@@ -229,3 +229,19 @@ def test_a_module_a_file_outside_the_sources_defines_is_unchecked(tmp_path: Path
     assert not any("fpga" in str(f) for f in design.sources.files)
     why = repository_reach(design)
     assert "lands on wrap: a file of the repository the sources do not list" in why, why
+
+
+def test_a_module_a_dot_folder_defines_is_the_repositorys(tmp_path: Path) -> None:
+    """Round 79 (dot folders): ``-y .lib`` reads ``.lib/wrap.v``; the frontend's scan skips
+    the dot folder, the rule does not take its module for a vendor primitive."""
+    (tmp_path / ".lib").mkdir()
+    (tmp_path / ".lib" / "wrap.v").write_text(
+        "module wrap #(parameter P = 1) (input [7:0] a); mid mw(.a(a), .y()); endmodule\n"
+    )
+    for name, text in {"m.v": M, "mid.v": MID, "leaf.v": LEAF}.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "top.v").write_text(_top(_sim("  wrap w(.a(a));\n  defparam w.P = 2;\n")))
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig())
+    assert not any(".lib" in str(f) for f in design.sources.files)
+    why = repository_reach(design)
+    assert "lands on wrap: a file of the repository the sources do not list" in why, why
