@@ -18,9 +18,10 @@ library named relative to the build file's folder counts there too. Two definiti
 same only where the file-level text in front of each (```define``, ```timescale``,
 ```default_nettype``, ```include``, declarations outside units) is the same too. An
 ```include `NAME`` is followed through the values the repository's ```define`` and the builds'
-``+define+`` / ``-D`` give ``NAME``; a name with no value or several leaves the change
-unchecked. A file defining a module of the hierarchies under ```unconnected_drive pull0/1``
-leaves it unchecked too: its open inputs read a pull no proof models.
+``+define+`` / ``-D`` give ``NAME`` (a build naming it otherwise gives a value rtlopt cannot
+read); a name with no value or several leaves the change unchecked. A file defining a module
+of the hierarchies under ```unconnected_drive pull0/1`` leaves it unchecked too: its open
+inputs read a pull no proof models.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ _LIBRARY = re.compile(
     r"""(?:^|[\s"'(=])-(?:y\s*|[vl]\s+)(?!-)((?:\$\([^)\s]*\)|[^\s"');])+)""", re.M
 )
 #: a macro's value in a text (```define N v``) or a build (``+define+N=v``, ``-DN=v``)
-_DEFINED = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)(?![\w$(])[ \t]*(.*)$", re.M)
+_DEFINED = re.compile(r"`define[ \t]+([A-Za-z_][\w$]*)(?![\w$(])[ \t]*(.*)$", re.M)
+_BY_MACRO = re.compile(r"`include\s*`([A-Za-z_][\w$]*)")
+_DIRECTIVE = re.compile(r"`(?:(?:define|undef|ifn?def|elsif)[ \t]+)?[A-Za-z_][\w$]*")
+#: The value of a macro a build sets in a way rtlopt does not read.
+UNREAD = "(a value a build sets)"
 _GIVEN = re.compile(r"""(?:\+define\+|(?:^|[\s"'])-D\s*)([A-Za-z_]\w*)=([^\s;+]*)""", re.M)
 _HOW = (
     "rtlopt reads one of them, a build's tool may read another (Icarus: the working folder, "
@@ -84,16 +89,26 @@ def _norm(path: str) -> str:
 def macro_values(
     texts: Iterable[str], builds: Iterable[str] = (), given: Mapping[str, str] | None = None
 ) -> dict[str, set[str]]:
-    """The values each macro is given: by a ```define`` of ``texts`` (comments blanked), a
-    ``+define+N=v`` or ``-DN=v`` of ``builds`` (quotes and their escapes dropped), ``given``
-    (the configured defines)."""
+    """The values each macro is given: by a ```define`` of ``texts`` (comments blanked,
+    anywhere on a line: the rest of the line is its value), a ``+define+N=v`` or ``-DN=v`` of
+    ``builds`` (quotes and their escapes dropped), ``given`` (the configured defines). A macro
+    a text includes by (```include `N``) that a build names otherwise too (``DEFS += N=...``,
+    a script's dictionary) is given a value rtlopt cannot read (:data:`UNREAD`)."""
+    texts, builds = list(texts), list(builds)
     out: dict[str, set[str]] = {k: {v.strip()} for k, v in (given or {}).items()}
     for t in texts:
         for m in _DEFINED.finditer(t):
             out.setdefault(m.group(1), set()).add(m.group(2).strip())
+    included = {n for t in texts for n in _BY_MACRO.findall(t)}
     for t in builds:
-        for m in _GIVEN.finditer(t):
+        found = list(_GIVEN.finditer(t))
+        for m in found:
             out.setdefault(m.group(1), set()).add(m.group(2).replace("\\", "").strip("'"))
+        setting = _DIRECTIVE.sub(" ", t)  # a directive's name (`define N) sets nothing here
+        for n in included:
+            named = len(re.findall(rf"(?<![\w$]){re.escape(n)}(?![\w$])", setting))
+            if named > sum(m.group(1) == n for m in found):
+                out.setdefault(n, set()).add(UNREAD)
     return out
 
 
@@ -247,7 +262,7 @@ def _judged(design: Design, own: Path | None) -> str:
     builds = [(p, t) for p, t in texts.items() if p not in codes]
     values = macro_values(
         [blank_comments(t, strings=False) for t in texts.values()],
-        [t for _, t in builds],
+        [t for p, t in builds if p.name != "rtlopt.toml"],  # its defines: design.defines
         design.defines,
     )
     why = include_decoy(root, mine, _files(root, own), values) or _pulled(mine)

@@ -237,3 +237,22 @@ def test_a_pulled_unconnected_input_leaves_the_change_unchecked(
     reason = str(out["reason"])
     assert out["status"] == "invalid" and "unchecked: " in reason, reason
     assert "`unconnected_drive pull1 makes the unconnected inputs" in reason, reason
+
+
+def test_an_include_macro_a_build_sets_in_its_own_way_is_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``DEFS += MID_HDR=...`` (a Makefile variable handed on later): a value rtlopt cannot
+    read, whatever the repository's ```define`` says."""
+    files = {
+        "rtlopt.toml": f'{CONFIG}[project]\nfilelists = ["files.f"]\n',
+        "m.v": IF_B,
+        "top.v": TOP,
+        **FORMS["macro_include_no_value"],
+        "Makefile": 'DEFS += MID_HDR=\\"mid_drv.vh\\"\nsim:\n\tiverilog $(DEFS:%=-D%) -Iother top.v\n',
+    }
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    out = _evaluate(tmp_path, repo, NOT_B)
+    reason = str(out["reason"])
+    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
+    assert "`include `MID_HDR names a header rtlopt cannot tell" in reason, reason

@@ -136,3 +136,17 @@ def test_a_computed_library_names_the_files_its_literal_tail_may_be() -> None:
         assert "module stim" in library_decoy({"stim"}, defs, [make]), make
     # a log file a variable's folder holds is no library of these files
     assert library_decoy({"stim"}, defs, ["xrun -l $(OUT)/xrun.log tb.v\n"]) == ""
+
+
+def test_a_macro_a_build_sets_unread_or_a_define_mid_line_counts() -> None:
+    from rtlopt.evaluate._decoys import UNREAD, macro_values
+
+    texts = ['`define STIM "xstim.vh"\n`include `STIM\n']
+    assert macro_values(texts, ["DEFS += STIM=$(HDR)\n"])["STIM"] == {'"xstim.vh"', UNREAD}
+    assert macro_values(texts, ["iverilog +define+STIM=x.vh\n"])["STIM"] == {
+        '"xstim.vh"',
+        "x.vh",
+    }
+    assert macro_values(texts, ["iverilog -DOTHER=1 tb.v\n"])["STIM"] == {'"xstim.vh"'}
+    mid = macro_values(['`ifdef A `define STIM "b.vh" `endif\n'])
+    assert mid["STIM"] == {'"b.vh" `endif'}
