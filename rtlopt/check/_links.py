@@ -65,11 +65,12 @@ def _include_folders(tree: Path) -> set[str]:
     """The folder parts of every ```include "dir/name"`` of the tree's Verilog files: a
     changed symlink of such a name may be on the way of the include, from whichever folder
     (the includer's, an include folder, a scanned header folder) it is read."""
-    from rtlopt.inputs import SKIP_DIRS
+    from rtlopt.inputs import SKIP_DIRS, STATE_NAMES
 
     names: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(tree):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        # a dot folder's texts are the repository's (a build may run ``.ci/sim.f``)
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and d not in STATE_NAMES]
         for name in filenames:
             if not name.endswith(_VERILOG):
                 continue

@@ -498,13 +498,14 @@ def untracked_findings(
 
 def _named_texts(top: Path, suffixes: tuple[str, ...]) -> list[str]:
     """The texts of the work tree's files with ``suffixes`` and of its configuration files
-    (hidden and tool folders skipped)."""
+    (git's, rtlopt's and tool folders skipped; a dot folder's are read)."""
     from rtlopt.check._rules import CONFIG_FILES
-    from rtlopt.inputs import SKIP_DIRS
+    from rtlopt.inputs import SKIP_DIRS, STATE_NAMES
 
     texts: list[str] = []
     for dirpath, dirnames, filenames in os.walk(top):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        # a dot folder's texts are the repository's (a build may run ``.ci/sim.f``)
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and d not in STATE_NAMES]
         for name in filenames:
             p = Path(dirpath) / name
             if (name.endswith(suffixes) or name in CONFIG_FILES) and p.is_file():

@@ -101,3 +101,16 @@ def test_a_commit_is_judged_without_untracked_files_and_those_the_design_may_rea
     (root / "files.f").write_text("-y lib\n+libext+.vlib\nrtl/top.v\n")
     found = dict(untracked_findings(root, untracked, [project]))
     assert "lib/extra.vlib" in found and "notes.txt" not in found and "sim/tb.v" not in found
+
+
+def test_an_untracked_file_a_text_in_a_dot_folder_names_is_named(tmp_path: Path) -> None:
+    """Round 79 (dot folders): ``.ci/sim.f`` reads ``lib/extra.vlib``; a build may run it."""
+    files = {"files.f": "rtl/top.v\n", "rtl/top.v": "module top; endmodule\n"}
+    files[".ci/sim.f"] = "-v lib/extra.vlib\nrtl/top.v\n"
+    repo = _repo(tmp_path, files)
+    root = Path(repo.working_tree_dir or "")
+    untracked = {"lib/extra.vlib": "module extra; endmodule\n"}
+    (root / "lib").mkdir()
+    (root / "lib/extra.vlib").write_text(untracked["lib/extra.vlib"])
+    found = dict(untracked_findings(root, untracked, [ProjectConfig(filelists=("files.f",))]))
+    assert "lib/extra.vlib" in found, found
