@@ -195,6 +195,8 @@ def library_decoy(
             libraries.append(lib)
             if _COMPUTED.search(lib):
                 tails.add(_COMPUTED.split(lib)[-1].strip("/"))
+            elif lib.startswith(("/", "~")):  # another machine's root: its last part
+                tails.add(_norm(lib).rsplit("/", 1)[-1])
             else:
                 folders |= {_norm(lib), _norm(f"{where}/{lib}") if where else _norm(lib)}
     if not libraries:

@@ -134,6 +134,7 @@ def test_a_computed_library_names_the_files_its_literal_tail_may_be() -> None:
     defs = {"stim": {"stim.v": "module stim;", "lib/cells.lib": "x"}}
     for make in ("vcs -y $(LIB) tb.v\n", "xrun -v $(OUT)/cells.lib\n", "x -v ${L}/c*.lib\n"):
         assert "module stim" in library_decoy({"stim"}, defs, [make]), make
+    assert "module stim" in library_decoy({"stim"}, defs, ["vcs -v /home/u/repo/cells.lib\n"])
     # a log file a variable's folder holds is no library of these files
     assert library_decoy({"stim"}, defs, ["xrun -l $(OUT)/xrun.log tb.v\n"]) == ""
 
