@@ -146,9 +146,10 @@ def fingerprint_observations(
     files = files_read(design, cfg.sandbox.timeout_s, deps_dir(cfg))
     files |= {*design.sources.files, *design.prelude, *design.closure, design.target.file}
     root = Path(design.root)
-    # the files of include folders and the sources outside the repository (the "repository"
-    # observation covers those inside it)
-    files |= {f for f in folder_files(design) if not f.is_relative_to(root)}
+    # the files of include folders and the sources outside the repository, through links too
+    # (the "repository" observation covers those inside it)
+    real = root.resolve()
+    files |= {f for f in folder_files(design) if not f.resolve().is_relative_to(real)}
     lists, libraries = filelist_inputs(design.root, cfg.project)
     folders = {*design.include_dirs, *include_folders(design), *libraries}
     folders |= {f.parent for f in files}

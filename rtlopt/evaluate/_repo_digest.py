@@ -43,30 +43,37 @@ def rule_files(design: Design) -> list[Path]:
 
 
 def folder_files(design: Design) -> list[Path]:
-    """Every file under an include folder (its subfolders too: ```include "sub/k.vh"`` looks
-    each folder's ``sub/`` up in turn, so a new file there shadows another folder's), and the
-    sources and prelude files (outside the repository too)."""
-    files: list[Path] = []
-    for folder in design.include_dirs:
-        try:
-            files += repository_files(Path(folder))
-        except OSError:
-            continue
+    """Every file under an include folder (its subfolders too, linked ones followed:
+    ```include "sub/k.vh"`` looks each folder's ``sub/`` up in turn, so a new file there
+    shadows another folder's), and the sources and prelude files (outside the repository
+    too)."""
+    files = [f for folder in design.include_dirs for f in _under(Path(folder))[0]]
     return files + [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
 
 
 def include_folders(design: Design) -> list[Path]:
-    """Every folder under an include folder outside the repository, the include folders too
-    (a file added to an empty one may shadow another folder's)."""
-    root = Path(design.root)
-    out: list[Path] = []
-    for folder in design.include_dirs:
-        if Path(folder).is_relative_to(root):
-            continue  # the repository's own folders: the "repository" observation
-        for here, dirs, _ in os.walk(folder):
-            dirs[:] = [d for d in dirs if d not in (".git", ".rtlopt")]
-            out.append(Path(here))
-    return out
+    """Every folder under an include folder (linked ones followed: the repository's own
+    observation does not enter them), the include folders too (a file added to an empty one
+    may shadow another folder's)."""
+    return [d for folder in design.include_dirs for d in _under(Path(folder))[1]]
+
+
+def _under(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The files and the folders under ``folder`` (itself included), linked folders followed
+    once each (git's and rtlopt's state aside)."""
+    files: list[Path] = []
+    folders: list[Path] = []
+    seen: set[str] = set()
+    for here, dirs, names in os.walk(folder, followlinks=True):
+        real = os.path.realpath(here)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        folders.append(Path(here))
+        dirs[:] = [d for d in dirs if d not in (".git", ".rtlopt")]
+        files += [Path(here, n) for n in names if os.path.isfile(os.path.join(here, n))]
+    return files, folders
 
 
 def repository_digest(design: Design) -> str:

@@ -81,3 +81,23 @@ def test_a_header_shadowing_from_a_subfolder_of_an_earlier_include_folder_is_no_
     (inc1 / "sub" / "k.vh").write_text("`define K 8'h80\n")
     assert run_rtlopt(repo, *args).returncode == 1
     assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
+
+
+def test_a_header_appearing_in_a_linked_subfolder_of_an_include_folder_is_no_cache_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inc1, inc2, vendor = tmp_path / "inc1", tmp_path / "inc2", tmp_path / "vendor" / "sub"
+    vendor.mkdir(parents=True)
+    inc1.mkdir()
+    (inc1 / "sub").symlink_to(vendor)
+    (inc2 / "sub").mkdir(parents=True)
+    (inc2 / "sub" / "k.vh").write_text("`define K 8'hBD\n")
+    ref = b'`include "sub/k.vh"\n' + REF.replace(b"8'hBD", b"`K")
+    repo = _repo(tmp_path, monkeypatch, ref)
+    (tmp_path / "cand.v").write_bytes(REF)
+    args = ("evaluate", "m.v", "-I", str(inc1), "-I", str(inc2), "-c", str(tmp_path / "cand.v"))
+    assert run_rtlopt(repo, *args).returncode == 0
+    time.sleep(1.1)
+    (vendor / "k.vh").write_text("`define K 8'h80\n")
+    assert run_rtlopt(repo, *args).returncode == 1
+    assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
