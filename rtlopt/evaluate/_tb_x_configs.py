@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from rtlopt.frontend.model import Design
+from rtlopt.frontend.model import Design, SourceSet
 
 __all__ = ["conditions", "fed_under", "switched_macros", "valued"]
 
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 _MAX_CONFIGS = 16
 #: A module name no text defines: any module a user's build names.
 UNKNOWN_MODULE = "rtlopt_any_module"
+#: The macros rtlopt's synthesis prelude (``data/synthesis_semantics.vh``) undefines.
+PRELUDE_UNDEFINED = frozenset({"__ICARUS__"})
 #: A directive naming a macro without using its value, anywhere on a line.
 _DIRECTIVE_USE = re.compile(r"`(?:ifdef|ifndef|elsif|undef)\b[ \t]*\w*")
 
@@ -155,6 +157,17 @@ def _unresolved(design: Design, chosen: Mapping[str, str], texts: list[str]) -> 
     return ""
 
 
+def _sources(design: Design, defines: Mapping[str, str]) -> SourceSet:
+    """The design's sources with ``defines``; without rtlopt's synthesis prelude where one
+    of them is a macro it undefines (``__ICARUS__``: the Icarus build's reading keeps it)."""
+    from rtlopt.frontend._sources import SYNTHESIS_PRELUDE
+
+    prelude = design.sources.prelude
+    if PRELUDE_UNDEFINED & set(defines):
+        prelude = tuple(p for p in prelude if p.resolve() != SYNTHESIS_PRELUDE)
+    return replace(design.sources, defines=dict(defines), prelude=prelude)
+
+
 def fed_under(
     design: Design,
     macros: set[str],
@@ -189,7 +202,7 @@ def fed_under(
             return None
         kept = {k: v for k, v in design.defines.items() if k not in off}
         defines: Mapping[str, str] = {**kept, **chosen}
-        other = replace(design, sources=replace(design.sources, defines=dict(defines)))
+        other = replace(design, sources=_sources(design, defines))
         seen = frozenset(defines.items())
         memo = {} if memo is None else memo
         try:

@@ -9,9 +9,11 @@ directive governs counts, in any Verilog text (a header without a unit, a wrappe
 stimulus module, the non-target parts of the target's own files), when a macro of a
 directive governing it is defined by some text of the repository (:func:`build_macros`) or
 when the repository builds a macro name at run time (:func:`runtime_defines`). Which input
-the x reaches is not followed: every input is fed (fail closed). A macro no text defines (a
-tool's own, ``SYNTHESIS``, ``VERILATOR``; ``INC_ASSERT`` left to users) is judged as before
-(testbench texts only).
+the x reaches is not followed: every input is fed (fail closed). The macros a tool predefines
+(:data:`PREDEFINED`: ``__ICARUS__`` for every iverilog run, ``VERILATOR``, Yosys's ``YOSYS``)
+are a build's too, with no text naming them (round 79 cases 17, 18): which tool runs a build
+(a ``.f`` file, a script) is not told, so each counts for every repository. Any other macro no
+text defines (``INC_ASSERT`` left to users) is judged as before (testbench texts only).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from collections.abc import Iterable, Iterator
 from rtlopt.evaluate import _tb_x_forms as tf
 
 __all__ = [
+    "PREDEFINED",
+    "TOOL_PREDEFINED",
     "branch_lines",
     "build_macros",
     "directives",
@@ -63,6 +67,24 @@ _RUNTIME = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
+#: The macros each tool defines in every run, measured here (``iverilog -E`` 11.0 on a probe;
+#: Yosys 0.23 ``read_verilog``: ``YOSYS`` always, ``SYNTHESIS`` unless ``-nosynthesis``,
+#: ``FORMAL`` in its place with ``-formal``) or documented (Verilator's ``VERILATOR``,
+#: ``verilator``, ``verilator3``, ``SYSTEMVERILOG``, ``VERILATOR_TIMING`` with ``--timing``;
+#: the commercial simulators' identity macros of ``evaluate._configs.TOOL_MACROS``).
+PREDEFINED: dict[str, frozenset[str]] = {
+    "iverilog": frozenset({"__ICARUS__"}),
+    "verilator": frozenset(
+        {"VERILATOR", "verilator", "verilator3", "SYSTEMVERILOG", "VERILATOR_TIMING"}
+    ),
+    "yosys": frozenset({"YOSYS", "SYNTHESIS", "FORMAL"}),
+    "others": frozenset(
+        {"XILINX_SIMULATOR", "MODEL_TECH", "QUESTA", "VCS", "INCA", "XCELIUM", "RIVIERA"}
+    ),
+}
+#: Every tool's predefined macros: a build may define each (its tool is not told).
+TOOL_PREDEFINED: frozenset[str] = frozenset().union(*PREDEFINED.values())
+
 
 def _verilog(text: str) -> bool:
     """Whether ``text`` reads as Verilog (a unit or a preprocessor directive)."""
@@ -79,8 +101,9 @@ def build_macros(
     by the elaboration count but for their ```define`` in a branch active under the
     ``configured`` defines (applied there by the elaboration: ``prim_assert.sv``'s
     ``INC_ASSERT`` for assertion-only code); one in an inactive branch is another build's
-    (```ifdef REGRESSION `define XSTIM``, round 76)."""
-    out: set[str] = set()
+    (```ifdef REGRESSION `define XSTIM``, round 76). And every macro a tool predefines
+    (:data:`TOOL_PREDEFINED`: the tool running a build is not told)."""
+    out: set[str] = set(TOOL_PREDEFINED)
     on = list(configured)
     for text in read:
         for rx in (*_DEFINES[:2], _DEFINES[3]):
