@@ -27,6 +27,7 @@ A header another file includes is read where it is included, not as a file of it
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,8 @@ from rtlopt.frontend._unit_decls import UnitScope, unit_declarations
 from rtlopt.frontend.model import Design
 
 __all__ = ["unit_scope_capture"]
+
+log = logging.getLogger(__name__)
 
 #: Suffixes of the files a build compiles as Verilog (a file of another suffix counts where a
 #: filelist lists it or a build script names it beside the target's file).
@@ -213,10 +216,15 @@ def _listed(design: Design) -> set[Path]:
     return out
 
 
+#: A command file's option and the file it names (``iverilog -c cmds.txt``, ``-f files``).
+_COMMAND_FILE = re.compile(r"(?<![\w-])-[cfF][ \t]+([\w.$/+-]+)")
+
+
 def _named_with_target(design: Design, texts: list[tuple[Path, str]]) -> set[Path]:
     """The repository files (with a suffix, no filelist) a line that names the target's file
     names too (a Makefile's ``iverilog p.sv consts.txt m.v``: whatever its suffix, a build
-    compiles it)."""
+    compiles it); a command file there (``-c cmds.txt``) is read as one: the files it lists
+    (:func:`_command_file`), never the file itself (not Verilog: slang crashed on one)."""
     name = design.target.file.name
     by_name: dict[str, list[Path]] = {}
     for p, _ in texts:
@@ -228,9 +236,28 @@ def _named_with_target(design: Design, texts: list[tuple[Path, str]]) -> set[Pat
             continue
         for line in t.splitlines():
             if name in line:
+                commands = {m.group(1) for m in _COMMAND_FILE.finditer(line)}
                 for w in set(re.findall(r"[\w.$/+-]+", line)):
-                    out.update(by_name.get(w.rsplit("/", 1)[-1], []))
+                    found = by_name.get(w.rsplit("/", 1)[-1], [])
+                    if w in commands:
+                        out.update(f for c in found for f in _command_file(design, c))
+                    else:
+                        out.update(found)
     return out
+
+
+def _command_file(design: Design, path: Path) -> set[Path]:
+    """The files the command file ``path`` lists (its ``-v`` files too), resolved; none
+    where it does not read (a file it lists is missing)."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.frontend import read_filelist
+
+    try:
+        lst = read_filelist(path, Path(design.root), variables=design.sources.filelist_vars)
+    except (RtloptError, OSError) as exc:
+        log.info("command file %s not read: %s", path, exc)
+        return set()
+    return {Path(f).resolve() for f in [*lst.units, *lst.library_files]}
 
 
 def _rel(path: Path, design: Design) -> str:

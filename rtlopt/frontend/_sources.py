@@ -286,6 +286,9 @@ def _read_token(tok: str, nxt: str | None, at: _At, out: Filelist) -> int:
         out.defines.update(parse_defines(d for d in tok[8:].split("+") if d))
     elif tok.startswith("+libext+"):
         out.library_ext += [e for e in tok[8:].split("+") if e]
+    elif tok.startswith(("+libdir+", "+libdir-nocase+")):
+        # an Icarus command file's library folders: ``-y`` each
+        out.library_dirs += [at.resolve(d) for d in tok.split("+")[2:] if d]
     elif tok in ("-f", "-F", "-v", "-y", "-I", "-D") and nxt is None:
         raise ConfigError(
             f"option {tok} needs an argument",
@@ -332,8 +335,9 @@ def read_filelist(
     variables: Mapping[str, str] | None = None,
 ) -> Filelist:
     """Parse a filelist: sources, ``+incdir+``, ``+define+``, ``-I``, ``-D``, ``-f``/``-F``
-    (nested), ``-v``, ``-y``, ``+libext+``; ``//`` and ``#`` comments; ``${VAR}``/``$VAR``
-    expansion. Listed files that are not ``.v``/``.sv`` (headers) go to ``prelude``.
+    (nested), ``-v``, ``-y`` (an Icarus command file's ``+libdir+``), ``+libext+``; ``//`` and
+    ``#`` comments; ``${VAR}``/``$VAR`` expansion. Listed files that are not ``.v``/``.sv``
+    (headers) go to ``prelude``.
 
     Relative paths are taken from the filelist's folder, else from the repository root.
 

@@ -8,7 +8,9 @@ declaration wins over a name a wildcard ``import pkg::*`` at unit scope would br
 (IEEE 1800 26.3). :func:`unit_declarations` lists them by name, as slang elaborates the
 file alone (its includes read from its folder and the given include folders); a file whose
 unit-scope text slang cannot read whole (an unknown macro there, a header it cannot find)
-is reported as such (``unreadable``): it may declare any name.
+is reported as such (``unreadable``): it may declare any name. slang reads each file in a
+child process: a crash of slang there (a segmentation fault on a text that is no Verilog) is a
+:class:`~rtlopt.errors.DesignError` naming the file, never the end of rtlopt.
 
 Most files hold nothing outside their design units: a text scan finds those without
 parsing.
@@ -17,12 +19,18 @@ parsing.
 from __future__ import annotations
 
 import logging
+import os
+import pickle
 import re
+import select
+import signal
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from rtlopt.errors import DesignError
 from rtlopt.verilog import blank_comments, blank_spans, module_spans
 
 __all__ = ["UnitDeclaration", "UnitScope", "unit_declarations", "unit_scope_text"]
@@ -93,8 +101,70 @@ def unit_declarations(path: Path, text: str, include_dirs: Sequence[Path] = ()) 
     if hit is None:
         if len(_CACHE) > 512:
             _CACHE.clear()
-        hit = _CACHE[key] = _parse(path, text, include_dirs)
+        hit = _CACHE[key] = _parse_apart(path, text, include_dirs)
     return hit
+
+
+#: Seconds a child reading one file's unit scope may take.
+_CHILD_TIMEOUT = 120.0
+
+
+def _parse_apart(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitScope:
+    """:func:`_parse` in a forked child process: slang crashes (a segmentation fault) on some
+    texts, which would end rtlopt with no word.
+
+    Raises:
+        DesignError: the child crashed or did not answer (the file, what failed, what to do).
+    """
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no logging (a lock another thread held stays held)
+        code = 1
+        try:
+            os.close(r)
+            log.disabled = True
+            data = pickle.dumps(_parse(path, text, include_dirs))
+            with os.fdopen(w, "wb") as fh:
+                fh.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+    data, late = _read_child(r, time.monotonic() + _CHILD_TIMEOUT)
+    if late:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    if not late and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and data:
+        return cast(UnitScope, pickle.loads(data))  # noqa: S301 - our own child's answer
+    if late:
+        what = f"did not answer within {_CHILD_TIMEOUT:.0f} s"
+    elif os.WIFSIGNALED(status):
+        what = f"crashed ({signal.Signals(os.WTERMSIG(status)).name})"
+    else:
+        what = f"failed (exit {os.WEXITSTATUS(status)})"
+    log.info("slang %s reading the unit scope of %s", what, path)
+    raise DesignError(
+        f"slang {what} reading the text outside the design units of {path.name}, which a "
+        "build compiles with the target",
+        path=path,
+        hint="if the file is no Verilog (a command file, a script), name it with -c or -f "
+        "in the build or give it a .f suffix; else rewrite the text slang cannot read",
+    )
+
+
+def _read_child(fd: int, deadline: float) -> tuple[bytes, bool]:
+    """Everything a child writes to ``fd`` until it closes it, and whether ``deadline``
+    passed first."""
+    chunks: list[bytes] = []
+    with os.fdopen(fd, "rb", buffering=0) as fh:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fh], [], [], left)[0]:
+                return b"".join(chunks), True
+            chunk = fh.read(1 << 16)
+            if not chunk:
+                return b"".join(chunks), False
+            chunks.append(chunk)
 
 
 def _parse(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitScope:

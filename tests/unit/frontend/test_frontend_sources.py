@@ -180,3 +180,15 @@ def test_an_include_named_with_its_folder_is_read_from_the_folder_above(tmp_path
     design = load_design(tmp_path / "src" / "dff.sv", "dff", ProjectConfig(), root=tmp_path)
     assert [p.name for p in design.target.ports] == ["clk_i", "d_i", "q_o"]
     assert "include" in detect(tmp_path).include_dirs
+
+
+def test_icarus_command_file_libdir_is_a_library_folder(tmp_path: Path) -> None:
+    """``+libdir+a+b`` (and ``+libdir-nocase+``) of an Icarus command file are ``-y``
+    folders, in order, never an ignored option."""
+    for d in ("lib", "lib2", "lib3"):
+        (tmp_path / d).mkdir()
+    (tmp_path / "top.v").write_text("module top; endmodule\n")
+    (tmp_path / "cmds.txt").write_text("+libdir+lib+lib2\n+libdir-nocase+lib3\ntop.v\n")
+    lst = read_filelist(tmp_path / "cmds.txt", tmp_path)
+    assert lst.library_dirs == [tmp_path / "lib", tmp_path / "lib2", tmp_path / "lib3"]
+    assert lst.files == [tmp_path / "top.v"]

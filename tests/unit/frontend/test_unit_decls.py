@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from rtlopt.errors import DesignError
 from rtlopt.frontend._unit_decls import unit_declarations, unit_scope_text
 
 UNIT = """// every kind of unit-scope declaration
@@ -62,3 +65,13 @@ def test_the_rule_reads_the_words_of_the_macros_a_text_uses() -> None:
 
     macros = {"MW": {"W", "INNER"}, "INNER": {"V"}, "OTHER": {"Q"}}
     assert _with_macros({"a"}, "assign y = a + `MW;", macros) == {"a", "W", "INNER", "V"}
+
+
+def test_a_crash_of_slang_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    """slang (pyslang 12) crashes on this unit-scope text: the child process reading it dies,
+    rtlopt does not; the error names the file and what to do."""
+    with pytest.raises(DesignError) as got:
+        unit_declarations(tmp_path / "junk.inc", "a+b\n")
+    text = got.value.one_line()
+    assert "junk.inc" in text and "slang crashed" in text and "\n" not in text
+    assert unit_declarations(tmp_path / "ok.inc", "localparam int W = 4;\n").declarations
