@@ -19,6 +19,13 @@ otherwise through another filelist, another file that reads otherwise in its fil
 this build, a package defined otherwise, a file the preprocessor refuses. Only a name defined
 in more than one place (or a file another filelist reads) with a ````` in one of its texts is
 preprocessed, once per file content and context (in-process cache).
+
+rtlopt's reading defines ``SYNTHESIS`` and undefines ``__ICARUS__`` (its prelude); a build's
+tool reads with its own predefined macros (``__ICARUS__``, ``VERILATOR``, ``YOSYS``;
+``SYNTHESIS`` undefined in a simulator). Where a repository text tests one of them, each
+definition is read in each such tool's reading too (:data:`_TOOL_READINGS`): another file that
+reads otherwise there than this build's file and than its own synthesis reading (which the
+proof of another build reads) is a build rtlopt cannot substitute (round 79 cases 17, 18).
 """
 
 from __future__ import annotations
@@ -290,6 +297,8 @@ def _run(
     from rtlopt.tools import Limits, require_tool, run_tool
 
     before = list(before) or [SYNTHESIS_PRELUDE]
+    if "__ICARUS__" in design.defines:  # Icarus's reading: the prelude would undefine it
+        before = [p for p in before if Path(p).resolve() != SYNTHESIS_PRELUDE]
     parts = [*(f"{p}:{_digest(p)}" for p in [*before, *files]), *map(str, ctx.include_dirs)]
     parts += [f"{k}={v}" for k, v in sorted(design.defines.items())]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
@@ -351,6 +360,61 @@ def _definition(design: Design, g: Path, ctx: _Context, name: str, package: bool
         DesignError: ``g`` does not preprocess in ``ctx``.
     """
     return _preprocessed(design, g, ctx).get((name, package))
+
+
+#: The tools' readings beside rtlopt's (``SYNTHESIS`` defined): a label, the macros each
+#: removes from the configured defines and those it defines (as each tool predefines them,
+#: ``evaluate._tb_x_defines.PREDEFINED``).
+_TOOL_READINGS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
+    ("Icarus's reading (__ICARUS__ defined, SYNTHESIS undefined)",
+     frozenset({"SYNTHESIS"}), frozenset({"__ICARUS__"})),
+    ("Verilator's reading (VERILATOR defined, SYNTHESIS undefined)",
+     frozenset({"SYNTHESIS"}),
+     frozenset({"VERILATOR", "verilator", "verilator3", "SYSTEMVERILOG"})),
+    ("a simulator's reading (SYNTHESIS undefined)", frozenset({"SYNTHESIS"}), frozenset()),
+    ("Yosys's reading (YOSYS defined)", frozenset(), frozenset({"YOSYS"})),
+)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=8)
+def _tested(root: Path, variables: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The macros a conditional of a repository text tests."""
+    from rtlopt.evaluate._configs import tested_macros
+
+    return frozenset(n for _, t in _repository_texts(root, variables) for n in tested_macros(t))
+
+
+def _tool_designs(design: Design) -> list[tuple[str, Design]]:
+    """The tools' readings of ``design`` whose macros a repository text tests (each a label
+    and the design with those defines)."""
+    tested = _tested(design.root, filelist_vars(design))
+    out = []
+    for label, drop, add in _TOOL_READINGS:
+        if (drop | add) & tested:
+            defines = {k: v for k, v in design.defines.items() if k not in drop}
+            defines.update({m: "1" for m in add})
+            sources = dataclasses.replace(design.sources, defines=defines)
+            out.append((label, dataclasses.replace(design, sources=sources)))
+    return out
+
+
+def _tool_difference(
+    design: Design, f: Path, g: Path, ctx: _Context, name: str, package: bool
+) -> str:
+    """The first tool's reading (:data:`_TOOL_READINGS`) in which ``g`` (read in ``ctx``)
+    defines ``name`` otherwise than ``f`` in this build, and otherwise than ``g``'s own
+    synthesis reading (which the proof of another build reads), or "".
+
+    Raises:
+        DesignError: a file does not preprocess.
+    """
+    here = _Context(_THIS, design.prelude, design.include_dirs)
+    ours = _definition(design, g, ctx, name, package)
+    for label, other in _tool_designs(design):
+        text = _definition(other, g, ctx, name, package)
+        if text not in (ours, _definition(other, f, here, name, package)):
+            return label
+    return ""
 
 
 def _rel(design: Design, f: Path) -> str:
@@ -418,6 +482,14 @@ def preprocessed_alternatives(
             for g, ctx in pairs:
                 if (g, ctx.name) == (f, _THIS):
                     continue
+                tool = _tool_difference(design, f, g, ctx, name, package)
+                if tool:
+                    where = "" if ctx.name == _THIS else f" as {ctx.name} reads it"
+                    return {}, (
+                        f"{_rel(design, g)} defines {kind} {name} otherwise{where} in {tool} "
+                        f"than {_rel(design, f)} and than rtlopt's synthesis reading of it, a "
+                        "build rtlopt cannot substitute"
+                    )
                 text = _definition(design, g, ctx, name, package)
                 if text is None or text == mine:
                     continue
