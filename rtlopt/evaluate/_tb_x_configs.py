@@ -35,7 +35,7 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design, SourceSet
 
-__all__ = ["conditions", "fed_under", "switched_macros", "valued"]
+__all__ = ["conditions", "fed_under", "switched_macros", "tool_readings", "valued"]
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +166,29 @@ def _sources(design: Design, defines: Mapping[str, str]) -> SourceSet:
     if PRELUDE_UNDEFINED & set(defines):
         prelude = tuple(p for p in prelude if p.resolve() != SYNTHESIS_PRELUDE)
     return replace(design.sources, defines=dict(defines), prelude=prelude)
+
+
+#: The simulators' readings a build's parameter setting is elaborated in beside rtlopt's:
+#: each tool's label and its predefined macros (``SYNTHESIS`` undefined).
+_SIMULATORS = (("Icarus", "iverilog"), ("Verilator", "verilator"))
+
+
+def tool_readings(design: Design, texts: Iterable[str]) -> list[tuple[str, Design]]:
+    """The design in each simulator's reading whose macros a conditional of ``texts`` tests
+    (``SYNTHESIS`` undefined, the tool's predefined macros defined, no prelude undefining
+    them): a label (``"; Icarus's reading"``) and the design."""
+    from rtlopt.evaluate._tb_x_defines import PREDEFINED
+
+    tested = {n for t in texts for n in conditions(t)}
+    out: list[tuple[str, Design]] = []
+    for label, tool in _SIMULATORS:
+        macros = PREDEFINED[tool]
+        if not (macros | {"SYNTHESIS"}) & tested:
+            continue
+        defines = {k: v for k, v in design.defines.items() if k != "SYNTHESIS"}
+        defines.update({m: "1" for m in sorted(macros)})
+        out.append((f"; {label}'s reading", replace(design, sources=_sources(design, defines))))
+    return out
 
 
 def fed_under(

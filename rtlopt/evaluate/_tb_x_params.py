@@ -15,7 +15,9 @@ set to each value a setting gives it, over every combination (at most
 Fail closed, every input fed x and z (a generate condition rtlopt cannot evaluate makes every
 branch live): a setting whose value is no literal, a watched name in a form no setting reads
 (:func:`._param_mentions.first_unread`, the reason :mod:`._foreign_params` gives), more
-combinations, an elaboration that fails.
+combinations, an elaboration that fails. Each setting is elaborated in rtlopt's reading and in
+each simulator's whose macros a repository text tests (``SYNTHESIS`` undefined, ``__ICARUS__``
+or ``VERILATOR`` defined: the tool a build runs predefines them).
 """
 
 from __future__ import annotations
@@ -60,19 +62,32 @@ def _judged(design: Design) -> TbX:
     if len(_FED) > 8:
         _FED.clear()
     _FED[id(design)] = (design, [])
+    readings = [("", design), *_tool_readings(design)]
     for top, values, where in got:
         sets = tuple(f"{k}={v}" for k, v in values)
-        try:
-            more = _open_under(design, top, sets)
-        except RuntimeError as exc:
-            why = f"{where}: {top} does not elaborate with {', '.join(sets)} ({exc})"
-            return TbX(inputs, True, f"{why}; feeding every input x")
-        if more and not first:
-            first = f"{where}: {top} elaborated with {', '.join(sets)}"
-        if more:
-            _FED[id(design)][1].append((top, values, where, more))
-        found += more
+        for label, reading in readings:
+            try:
+                more = _open_under(reading, top, sets)
+            except RuntimeError as exc:
+                why = f"{where}: {top} does not elaborate with {', '.join(sets)}{label} ({exc})"
+                return TbX(inputs, True, f"{why}; feeding every input x")
+            if more and not first:
+                first = f"{where}: {top} elaborated with {', '.join(sets)}{label}"
+            if more:
+                _FED[id(design)][1].append((top, values, where, more))
+            found += more
     return _fed(design, found, first)
+
+
+def _tool_readings(design: Design) -> list[tuple[str, Design]]:
+    """The simulators' readings (:func:`._tb_x_configs.tool_readings`) whose macros a
+    repository text tests: a build setting a parameter runs a tool, which predefines its
+    macros (``iverilog -P`` reads ```ifdef __ICARUS__`` branches: round 79 cases 17, 18)."""
+    from rtlopt.evaluate._repo_texts import repository_texts
+    from rtlopt.evaluate._tb_x_configs import tool_readings
+    from rtlopt.evaluate._tb_x_forms import lexed
+
+    return tool_readings(design, [lexed(t) for _, t in repository_texts(design)])
 
 
 def other_parameters(design: Design) -> str:

@@ -64,3 +64,40 @@ def test_x_written_under_a_tools_own_macro_is_proven(
     else:
         assert code == 1 and "REJECTED" in out and "feeds x into s" in out, out
         assert refused in " ".join(out.split()), out
+
+
+STIM_MODULE = """module stim #(parameter X = 0) (output reg s);
+  initial s = 0;
+`ifdef __ICARUS__
+  if (X) begin : g_x
+    initial #1 s = 1'bx;
+  end
+`endif
+endmodule
+"""
+TB_PARAM = """module tb; reg [3:0] a = 4'b1010, b = 4'b0101; wire s; wire [3:0] y;
+  parameter XSTIM = 0;
+  stim #(.X(XSTIM)) st(.s(s));
+  mux dut(.s(s), .a(a), .b(b), .y(y));
+  initial begin #10 $display("y=%b", y); $finish; end
+endmodule
+"""
+
+
+def test_x_under_a_tools_macro_and_a_builds_parameter_is_proven(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The x needs both the Icarus build's parameter (``-Ptb.XSTIM=1``) and its tool's macro:
+    the parameter settings are elaborated under the tools' readings too."""
+    files = {
+        "mux.v": MUX,
+        "tb.v": TB_PARAM,
+        "stim.v": STIM_MODULE,
+        "Makefile": "sim:\n\tiverilog -Ptb.XSTIM=1 -o sim.vvp mux.v stim.v tb.v\n",
+    }
+    cand = MUX.replace("assign y = s ? a : b;", STRICT)
+    code, out = evaluate_in_repo(tmp_path, files, "mux.v:mux", cand, capsys, monkeypatch)
+    assert code == 1 and "REJECTED" in out and "feeds x into s" in out, out
+    assert "XSTIM=1; Icarus's reading" in out, out
