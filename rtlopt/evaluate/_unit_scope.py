@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtlopt.frontend._unit_decls import UnitScope, unit_declarations
+from rtlopt.frontend._unit_decls import UnitScope, read_unit_scopes, unit_declarations
 from rtlopt.frontend.model import Design
 
 __all__ = ["unit_scope_capture"]
@@ -159,16 +159,19 @@ def _design_facts(design: Design, own: Path | None) -> _Facts:
     at_unit = False
     found: list[tuple[Path, UnitScope]] = []
     seen: set[Path] = set()
+    todo: list[tuple[Path, str, bool]] = []  # each file read: whether rtlopt reads it whole
     for path, text in texts:
         real = path.resolve()
         if real in seen:
             continue
         seen.add(real)
-        if real in whole:
-            at_unit = at_unit or bool(unit_declarations(path, text, dirs).declarations)
-            continue
         compiled = path.suffix in _VERILOG or real in listed or real in named
-        if not compiled or real in read_there:
+        if real in whole or (compiled and real not in read_there):
+            todo.append((path, text, real in whole))
+    read_unit_scopes([(p, t, dirs) for p, t, _ in todo])  # one child process for all
+    for path, text, is_whole in todo:
+        if is_whole:
+            at_unit = at_unit or bool(unit_declarations(path, text, dirs).declarations)
             continue
         scope = unit_declarations(path, text, dirs)
         if path.name in included and real not in listed:

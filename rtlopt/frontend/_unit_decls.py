@@ -25,15 +25,21 @@ import re
 import select
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from rtlopt.errors import DesignError
 from rtlopt.verilog import blank_comments, blank_spans, module_spans
 
-__all__ = ["UnitDeclaration", "UnitScope", "unit_declarations", "unit_scope_text"]
+__all__ = [
+    "UnitDeclaration",
+    "UnitScope",
+    "read_unit_scopes",
+    "unit_declarations",
+    "unit_scope_text",
+]
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +111,30 @@ def unit_declarations(path: Path, text: str, include_dirs: Sequence[Path] = ()) 
     return hit
 
 
-#: Seconds a child reading one file's unit scope may take.
+#: Seconds a child reading the unit scopes of files may take.
 _CHILD_TIMEOUT = 120.0
+
+_Item = tuple[Path, str, Sequence[Path]]
+
+
+def read_unit_scopes(items: Sequence[_Item]) -> None:
+    """Read the unit scopes of ``items`` (path, text, include folders) not read yet in one
+    child process, for :func:`unit_declarations` to find; where that child fails, nothing
+    (each file is then read in a child of its own, which names the one slang fails on)."""
+    todo: dict[tuple[str, str, tuple[str, ...]], _Item] = {}
+    for path, text, dirs in items:
+        key = (str(path), text, tuple(str(d) for d in dirs))
+        if key not in _CACHE and key not in todo and unit_scope_text(text).strip():
+            todo[key] = (path, text, dirs)
+    if len(todo) < 2:
+        return
+    got, what = _in_child(lambda: [_parse(p, t, d) for p, t, d in todo.values()])
+    if not isinstance(got, list):
+        log.info("slang %s reading %d unit scopes together", what, len(todo))
+        return
+    if len(_CACHE) + len(todo) > 512:
+        _CACHE.clear()
+    _CACHE.update(zip(todo, got, strict=True))
 
 
 def _parse_apart(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitScope:
@@ -116,6 +144,26 @@ def _parse_apart(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitSco
     Raises:
         DesignError: the child crashed or did not answer (the file, what failed, what to do).
     """
+    got, what = _in_child(lambda: _parse(path, text, include_dirs))
+    if isinstance(got, UnitScope):
+        return got
+    log.info("slang %s reading the unit scope of %s", what, path)
+    raise DesignError(
+        f"slang {what} reading the text outside the design units of {path.name}, which a "
+        "build compiles with the target",
+        path=path,
+        hint="if the file is no Verilog (a command file, a script), name it with -c or -f "
+        "in the build or give it a .f suffix; else rewrite the text slang cannot read",
+    )
+
+
+def _in_child(work: Callable[[], object]) -> tuple[object, str]:
+    """``work()`` in a forked child process: its result, or None and what failed (a crash
+    by a signal, an exit, no answer in time)."""
+    import pyslang  # noqa: F401 - imported before the fork: a child takes no import lock
+
+    import rtlopt.frontend._slang  # noqa: F401
+
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: no logging (a lock another thread held stays held)
@@ -123,7 +171,7 @@ def _parse_apart(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitSco
         try:
             os.close(r)
             log.disabled = True
-            data = pickle.dumps(_parse(path, text, include_dirs))
+            data = pickle.dumps(work())
             with os.fdopen(w, "wb") as fh:
                 fh.write(data)
             code = 0
@@ -135,21 +183,12 @@ def _parse_apart(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitSco
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     if not late and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and data:
-        return cast(UnitScope, pickle.loads(data))  # noqa: S301 - our own child's answer
+        return pickle.loads(data), ""  # noqa: S301 - our own child's answer
     if late:
-        what = f"did not answer within {_CHILD_TIMEOUT:.0f} s"
-    elif os.WIFSIGNALED(status):
-        what = f"crashed ({signal.Signals(os.WTERMSIG(status)).name})"
-    else:
-        what = f"failed (exit {os.WEXITSTATUS(status)})"
-    log.info("slang %s reading the unit scope of %s", what, path)
-    raise DesignError(
-        f"slang {what} reading the text outside the design units of {path.name}, which a "
-        "build compiles with the target",
-        path=path,
-        hint="if the file is no Verilog (a command file, a script), name it with -c or -f "
-        "in the build or give it a .f suffix; else rewrite the text slang cannot read",
-    )
+        return None, f"did not answer within {_CHILD_TIMEOUT:.0f} s"
+    if os.WIFSIGNALED(status):
+        return None, f"crashed ({signal.Signals(os.WTERMSIG(status)).name})"
+    return None, f"failed (exit {os.WEXITSTATUS(status)})"
 
 
 def _read_child(fd: int, deadline: float) -> tuple[bytes, bool]:

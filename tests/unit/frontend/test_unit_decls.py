@@ -75,3 +75,17 @@ def test_a_crash_of_slang_is_an_error_naming_the_file(tmp_path: Path) -> None:
     text = got.value.one_line()
     assert "junk.inc" in text and "slang crashed" in text and "\n" not in text
     assert unit_declarations(tmp_path / "ok.inc", "localparam int W = 4;\n").declarations
+
+
+def test_files_read_together_name_the_one_slang_crashes_on(tmp_path: Path) -> None:
+    """One child reads many files; where slang crashes there, each file is read alone and
+    the error names the one it crashes on."""
+    from rtlopt.frontend._unit_decls import read_unit_scopes
+
+    good = [(tmp_path / f"g{i}.inc", f"localparam int G{i} = {i};\n", ()) for i in range(3)]
+    bad = (tmp_path / "bad.inc", "a+b\n", ())
+    read_unit_scopes([*good, bad])
+    for path, text, _ in good:
+        assert [d.name for d in unit_declarations(path, text).declarations] == [f"G{path.stem[1:]}"]
+    with pytest.raises(DesignError, match=r"bad\.inc"):
+        unit_declarations(bad[0], bad[1])
