@@ -248,6 +248,7 @@ def _defined_x(
     from rtlopt.evaluate import _tb_x_defines as td
 
     defined: set[str] | None = None
+    named: set[str] = set()  # the macros a text defines (no tool's own)
     runtime: str | None = None
     root = Path(design.root)
     switched: dict[Entry, str] = {}
@@ -257,11 +258,13 @@ def _defined_x(
         if "`" not in code:
             continue
         if defined is None:
-            defined = td.build_macros(
+            named = td.build_macros(
                 [t for p, t in texts.items() if p.resolve() not in read],
                 [t for p, t in texts.items() if p.resolve() in read],
                 design.defines,
+                predefined=False,
             )
+            defined = named | td.TOOL_PREDEFINED
             runtime = td.runtime_defines(texts.values())
         r, skip, on = path.resolve(), skips.get(path, []), design.defines
         hits = (
@@ -293,7 +296,9 @@ def _defined_x(
         switched.setdefault((frozenset({m}), frozenset({"\0value"})), where)
     if not switched and not branches:
         return TbX()
-    others = None if runtime else defined
+    # a tool's own macros enter the branches they govern, not the other builds' settings
+    # beside an x (one more value each: ibex's configurations past the bound)
+    others = None if runtime else named
     return _elaborated(design, inputs, texts, every, (switched, branches), built, others)
 
 
@@ -308,8 +313,12 @@ def _where(
     dropped: bool = False,
 ) -> str:
     """The place and the build of a text written only in another build's configuration."""
+    from rtlopt.evaluate._tb_x_defines import TOOL_PREDEFINED
+
     if dropped:
         how = f"rtlopt's defines set {macro}; a build may leave it undefined"
+    elif macro in TOOL_PREDEFINED:
+        how = f"a build's tool predefines {macro}"
     elif macro in defined:
         how = f"a build defines {macro}"
     else:
@@ -332,13 +341,16 @@ def _elaborated(
     """The inputs the instance analysis finds fed, beyond what it finds under rtlopt's own
     defines, in each configuration (:func:`._tb_x_configs.fed_under`): for an x literal
     under a build's macro (``configs[0]``), its macros defined beside every value
-    combination of the other macros a build may define (``defined``; None: any, named at
-    run time) that a compiled text's directive tests; for the branches a build enters
+    combination of the other macros a text of the repository defines (``defined``, a
+    tool's predefined ones aside; None: any, named at run time) that a compiled text's
+    directive tests (none for an x under a tool's own macro: its reading alone, as a
+    branch's); for the branches a build enters
     (``configs[1]``), their macros defined and configured ones undefined, each alone (one
     branch's driver may hide another's undriven variable) and as many together as one build
     may (:func:`_merged`: two branches' texts meet, a stimulus and what connects it); each
     set of defines is elaborated once."""
     from rtlopt.evaluate import _tb_x_configs as tc
+    from rtlopt.evaluate._tb_x_defines import TOOL_PREDEFINED
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs
 
     try:
@@ -353,6 +365,8 @@ def _elaborated(
             runs.append(((needed, frozenset()), frozenset(), where))
             continue
         others = {m for m in governing - needed - off if defined is None or m in defined}
+        if needed <= TOOL_PREDEFINED:  # a tool's reading, alone as a branch's (ibex's bound)
+            others = set()
         runs.append(((needed, off), frozenset(others - set(design.defines)), where))
     on = set(design.defines)
     alone = {(d - on, u & on): w for (d, u), w in branches.items()}  # a text may hide another's

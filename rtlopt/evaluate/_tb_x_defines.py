@@ -92,7 +92,10 @@ def _verilog(text: str) -> bool:
 
 
 def build_macros(
-    texts: Iterable[str], read: Iterable[str] = (), configured: Iterable[str] = ()
+    texts: Iterable[str],
+    read: Iterable[str] = (),
+    configured: Iterable[str] = (),
+    predefined: bool = True,
 ) -> set[str]:
     """The macro names some build of the repository may define: those a text defines
     (``-DM``, ``+define+M``, ```define M``, ``defines={...}``, ``define: M``), and every word
@@ -102,8 +105,9 @@ def build_macros(
     ``configured`` defines (applied there by the elaboration: ``prim_assert.sv``'s
     ``INC_ASSERT`` for assertion-only code); one in an inactive branch is another build's
     (```ifdef REGRESSION `define XSTIM``, round 76). And every macro a tool predefines
-    (:data:`TOOL_PREDEFINED`: the tool running a build is not told)."""
-    out: set[str] = set(TOOL_PREDEFINED)
+    (:data:`TOOL_PREDEFINED`: the tool running a build is not told) unless ``predefined``
+    is false (the macros a text names alone)."""
+    out: set[str] = set(TOOL_PREDEFINED) if predefined else set()
     on = list(configured)
     for text in read:
         for rx in (*_DEFINES[:2], _DEFINES[3]):
