@@ -150,7 +150,7 @@ def _parse_apart(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitSco
     log.info("slang %s reading the unit scope of %s", what, path)
     raise DesignError(
         f"slang {what} reading the text outside the design units of {path.name}, which a "
-        "build compiles with the target",
+        "build may compile with the target",
         path=path,
         hint="if the file is no Verilog (a command file, a script), name it with -c or -f "
         "in the build or give it a .f suffix; else rewrite the text slang cannot read",
