@@ -13,30 +13,15 @@ Cases 15, 22 and 25 (a delay, a define a macro makes): test_redteam_w79_gate_mac
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from _fixture_repo import GIT_ID, committed_repo, run_rtlopt
+from _fixture_repo import committed_repo
+from _gate_repo import M, check_staged, gate_repo, git
 
 pytestmark = pytest.mark.tools
 
-CONFIG = '[check]\nppa = false\noptimization_only = ["*"]\n'
-M = "module m(input [7:0] a, output [7:0] y);\n  assign y = a + 8'd1;\nendmodule\n"
-BASE = {"rtlopt.toml": CONFIG, "m.v": M}
-
-
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *GIT_ID, "-C", str(repo), *args], check=True, capture_output=True)
-
-
-def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
-    return committed_repo(tmp_path / "repo", BASE | files, monkeypatch, tmp_path / "cache")
-
-
-def _check(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    _git(repo, "add", "-A")
-    return run_rtlopt(repo, "check", "--no-ppa", *args)
+_git, _repo, _check = git, gate_repo, check_staged
 
 
 MAKE_X = "sim:\n\tif [ -x m.v ]; then iverilog -DFAST -o sim m.v; else iverilog -o sim m.v; fi\n"
