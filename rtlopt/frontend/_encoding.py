@@ -8,7 +8,7 @@ so a wrong rewrite could be proven against the misread text. Such a file is refu
 line and the fix; a comment in Latin-1 (a name, a copyright sign) stays allowed. Likewise a
 carriage return that no line feed follows: rtlopt reads it as a line end (universal
 newlines), the tools do not (a ``//`` comment or a ```define`` runs on to the line feed), so
-it is refused anywhere in the file.
+it is refused anywhere in the file; so is a NUL byte (Yosys stops reading a file there).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ __all__ = [
 ]
 
 ENCODING_HINT = (
-    "write the byte as an escape in the string (\\200) or save the file as UTF-8 with LF or CRLF"
-    " line ends"
+    "write the byte as an escape in the string (\\200), remove NUL bytes, or save the file as"
+    " UTF-8 with LF or CRLF line ends"
 )
 _LONE_CR = re.compile(rb"\r(?!\n)")
 
@@ -56,6 +56,13 @@ def undecodable_problem(path: Path, data: bytes | None = None) -> str | None:
             data = path.read_bytes()
         except OSError:
             return None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        where = data.count(b"\n", 0, nul) + 1
+        return (
+            f"line {where} holds a NUL byte: the tools end a text, a comment or a line there in "
+            "different ways (Yosys stops reading), so rtlopt cannot tell what they compile"
+        )
     cr = _LONE_CR.search(data)
     if cr is not None:
         where = data.count(b"\n", 0, cr.start()) + 1

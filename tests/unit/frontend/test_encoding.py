@@ -38,3 +38,9 @@ def test_a_candidate_file_not_utf8_in_code_is_a_design_error(tmp_path: Path) -> 
     p.write_bytes(b'module m; wire [7:0] k = "\x80"; endmodule\n')
     with pytest.raises(DesignError, match="not UTF-8"):
         candidate_text(p)
+
+
+def test_a_nul_byte_is_refused_anywhere(tmp_path: Path) -> None:
+    p = tmp_path / "m.v"
+    p.write_bytes(b"module m;\n// a\0b\nendmodule\n")
+    assert "line 2 holds a NUL byte" in (undecodable_problem(p) or "")
