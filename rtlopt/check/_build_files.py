@@ -14,10 +14,15 @@ own metadata (its message, the files it changes) makes every commit a finding
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path, PurePosixPath
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
+from rtlopt.check._build_texts import (
+    VERILOG_SUFFIXES,
+    build_texts,
+    is_documentation,
+    is_verilog,
+)
 from rtlopt.check._check import ModuleCheck
 
 __all__ = [
@@ -28,30 +33,6 @@ __all__ = [
     "is_documentation",
     "is_verilog",
 ]
-
-VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh", ".verilog", ".vlog", ".svi", ".svp")
-_VERILOG = VERILOG_SUFFIXES
-_DOC_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".pdf")
-_DOC_STEMS = ("readme", "license", "licence", "copying", "authors", "changelog", "changes")
-
-_SKIP_DIRS = {".git"}
-_MAX_BYTES = 4_000_000
-
-
-def is_documentation(rel: str) -> bool:
-    """A documentation file by its name: Markdown, reStructuredText, AsciiDoc, PDF, or a
-    README/LICENSE/COPYING/AUTHORS/CHANGELOG (any extension but a Verilog one)."""
-    p = PurePosixPath(rel)
-    suffix = p.suffix.lower()
-    if suffix in _DOC_SUFFIXES:
-        return True
-    return p.stem.lower() in _DOC_STEMS and suffix in ("", ".txt")
-
-
-def is_verilog(rel: str) -> bool:
-    """A Verilog source or header by its suffix."""
-    return PurePosixPath(rel).suffix.lower() in _VERILOG
-
 
 _STATUS = {
     "A": "added",
@@ -114,27 +95,6 @@ def _mode_finding(old: str, new: str) -> str:
         "follow in every form; make the change in a commit of its own, checked by hand, and "
         "pass --trust-config if the build's results stay the same"
     )
-
-
-def build_texts(tree: Path) -> Iterable[tuple[str, str]]:
-    """(path, text) of each build text of ``tree``: a text file neither Verilog nor
-    documentation nor a link, up to 4 MB (``.git`` aside)."""
-    for root, dirs, names in os.walk(tree):
-        dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
-        for name in names:
-            path = Path(root) / name
-            rel = path.relative_to(tree).as_posix()
-            if is_verilog(rel) or is_documentation(rel) or path.is_symlink():
-                continue
-            try:
-                if path.stat().st_size > _MAX_BYTES:
-                    continue
-                data = path.read_bytes()
-            except OSError:
-                continue
-            if b"\0" in data[:8192]:
-                continue
-            yield rel, data.decode("utf-8", "replace")
 
 
 def build_checks(

@@ -25,27 +25,66 @@ from pathlib import Path
 
 __all__ = ["metadata_findings", "metadata_steering"]
 
-#: git commands that read the commit's message or the files it changes (a list form of
-#: Python, ``['git', '-C', d, 'log', ...]``, too), and CI variables holding a message
+#: git as a command: a shell's word, a quoted argument vector's item, a variable's value
+_GIT_WORD = re.compile(r"""(?:^|(?<=[\s;|&(`{=\[,"']))git(?=[\s"',;)\]}]|$)""")
+#: an option of git's own before its command, with the argument it takes
+_GIT_OPTION = re.compile(
+    r"""["']?\s*,?\s*["']?(?:-[Cc]["',]*\s*,?\s*["']?[^\s"',]+|--[\w-]+(?:=[^\s"',]+)?|-\w)"""
+)
+_GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
+#: git commands reading no metadata a commit's author writes: they fetch, make or change a
+#: tree, or read a hash, the tree's own files or the repository's configuration
+_NO_METADATA = frozenset(
+    "clone checkout switch restore submodule fetch pull push init apply am add commit rm mv "
+    "config rev-parse lfs clean reset remote ls-remote merge-base status stash worktree gc "
+    "ls-files ls-tree hash-object update-index write-tree archive version help".split()
+)
+#: metadata readers besides git commands: git's files, git libraries, the CI services'
+#: message, title, branch and event variables (not a hash, a number or the event's name)
 _META = re.compile(
-    r"""(?:^|[\s;|&(`{=\[,])["']?git["']?,?"""
-    r"""(?:\s*(?:["']?-{1,2}[\w-]+(?:=\S+)?["']?|["'][^"'\n]*["']|str\([^)\n]*\)|\$\S+),?){0,4}"""
-    r"""\s*["']?(log|show|cat-file|rev-list|notes|interpret-trailers|shortlog|whatchanged"""
-    r"""|diff|diff-tree|describe|name-rev|format-patch)(?![\w-])"""
-    r"|\.git/(?:COMMIT_EDITMSG|logs/)"
-    r"|head_commit\.message|commits\[\d*\]\.message|pull_request\.(?:title|body)"
-    r"|\w*COMMIT_(?:MESSAGE|TITLE|DESCRIPTION|MSG)\b|SOURCEVERSIONMESSAGE"
-    # the branch a pull request comes from, as CI services give it
-    r"|GITHUB_HEAD_REF|github\.head_ref|CI_COMMIT_(?:BRANCH|REF_NAME)|CI_MERGE_REQUEST_SOURCE"
-    r"|\bBRANCH_NAME\b|SYSTEM_PULLREQUEST_SOURCEBRANCH|TRAVIS_PULL_REQUEST_BRANCH",
+    r"\.git/(?!hooks\b)|\bimport\s+git\b|\bfrom\s+git\b|\bpygit2\b|\bdulwich\b|\bGitPython\b"
+    r"|github\.event(?!_name\b|\.pull_request\.(?:number|base\.|head\.sha)|\.\w*\.?sha\b)"
+    r"|GITHUB_EVENT_PATH|toJSON\(\s*github|github\.head_ref|GITHUB_HEAD_REF"
+    r"|\w*COMMIT_(?:MESSAGE|TITLE|DESCRIPTION|MSG|BRANCH|REF_NAME)\b|CI_MERGE_REQUEST_\w+"
+    r"|SOURCEVERSIONMESSAGE|\bBRANCH_NAME\b|SYSTEM_PULLREQUEST_SOURCEBRANCH|CHANGE_TITLE"
+    r"|TRAVIS_PULL_REQUEST_BRANCH|BITBUCKET_BRANCH|head_commit|commits\[",
     re.M,
 )
+
+
+#: a metadata command run through a variable holding git (``$G log``, ``$(GIT) show``)
+_THROUGH_VARIABLE = re.compile(
+    r"\$+[({]?\w+[)}]?\s+(?:-\S+\s+)*(?:log|show|reflog|for-each-ref|diff[\w-]*|whatchanged|"
+    r"shortlog|cat-file|rev-list|describe|name-rev|notes|interpret-trailers|format-patch|"
+    r"branch|tag|symbolic-ref|blame)\b"
+)
+
+
+def _reads_metadata(line: str) -> bool:
+    """Whether ``line`` runs git for metadata (a command outside :data:`_NO_METADATA`, or git
+    with no command after it: a variable's value, ``G=git; $G log``) or reads another
+    metadata source (:data:`_META`)."""
+    if _META.search(line):
+        return True
+    for m in _GIT_WORD.finditer(line):
+        at = m.end()
+        while (opt := _GIT_OPTION.match(line, at)) is not None and opt.end() > at:
+            at = opt.end()
+        cmd = _GIT_COMMAND.match(line, at)
+        if cmd is not None and cmd.group(1) not in _NO_METADATA:
+            return True
+        if cmd is None and _THROUGH_VARIABLE.search(line, at):
+            return True  # G=git; $G log
+    return _THROUGH_VARIABLE.search(line) is not None and "GIT" in line.upper()
+
+
 _LEVELS = 6
 #: a quick look for the words of ``_META`` before it is tried on a line
 _WORDS = re.compile(
-    r"git|COMMIT_|SOURCEVERSION|SOURCEBRANCH|MERGE_REQUEST|\.message|pull_request|HEAD_REF|head_ref|_BRANCH|BRANCH_"
+    r"git|Git|COMMIT_|SOURCEVERSION|SOURCEBRANCH|MERGE_REQUEST|HEAD_REF|head_ref|_BRANCH|BRANCH_"
+    r"|GITHUB_|github\.|CHANGE_TITLE|head_commit|commits\["
 )
-_DEFINE = re.compile(r"(?:^|[\s\"'])(?:-D\s*[A-Za-z_]|\+define\+)")
+_DEFINE = re.compile(r"(?:^|[\s\"'=])(?:-D\s*[A-Za-z_]|\+define\+)|GITHUB_ENV")
 
 
 def _lines(text: str) -> list[str]:
@@ -55,44 +94,83 @@ def _lines(text: str) -> list[str]:
 def metadata_steering(tree: Path) -> list[tuple[str, int, str]]:
     """``(path, line, text)`` of each line of ``tree``'s build texts that reads the commit's
     metadata where it chooses or sets something of the build (the module docstring)."""
-    from rtlopt.check._build_files import build_texts
+    from rtlopt.check._build_texts import build_texts
 
-    texts = [(rel, _lines(text)) for rel, text in build_texts(tree) if _WORDS.search(text)]
+    texts = [(rel, text) for rel, text in build_texts(tree)]
     hits = [
-        (rel, i, ln)
-        for rel, lines in texts
-        for i, ln in enumerate(lines, 1)
-        if _WORDS.search(ln) and _META.search(ln)
+        (i, n, ln)
+        for i, (_, text) in enumerate(texts)
+        if _WORDS.search(text)
+        for n, ln in enumerate(_lines(text), 1)
+        if _WORDS.search(ln) and _reads_metadata(ln)
     ]
     if not hits:
         return []
-    every = [ln for _, text in build_texts(tree) for ln in _lines(text)]
-    return [(rel, i, ln.strip()[:120]) for rel, i, ln in hits if _steers(ln, every)]
+    every = _Lines(texts)
+    return [(texts[i][0], n, ln.strip()[:120]) for i, n, ln in hits if _steers(ln, i, every)]
 
 
-def _steers(line: str, every: list[str]) -> bool:
-    """Whether ``line`` chooses or sets something of the build: a conditional, a Verilog
-    tool's or a define's line, or an assignment of a variable such a line reads (through
-    other variables' assignments, a few levels)."""
+class _Lines:
+    """Every line of the build texts, with whether its file sets something (a Verilog tool's
+    or a define's line), found on demand."""
+
+    def __init__(self, texts: list[tuple[str, str]]) -> None:
+        self.texts = texts
+        self.lines = [(ln, i) for i, (_, text) in enumerate(texts) for ln in _lines(text)]
+        self._sets: dict[int, bool] = {}
+
+    def sets(self, i: int) -> bool:
+        if i not in self._sets:
+            self._sets[i] = _sets(self.texts[i][1])
+        return self._sets[i]
+
+
+def _steers(line: str, i: int, every: _Lines) -> bool:
+    """Whether ``line`` (of the ``i``-th text) chooses or sets something of the build: a
+    Verilog tool's or a define's line; a conditional in a file that sets something; in such
+    a file, a CI service's metadata (an event read whole: ``GITHUB_EVENT_PATH``); an
+    assignment of a variable, or a file it writes (``> subject.txt``), that such a line reads
+    (through other variables' assignments, a few levels)."""
     from rtlopt.check._conditionals import CONDITIONAL
-    from rtlopt.check._setting_variables import _is_setting, _reads, assigned
 
-    if CONDITIONAL.match(line) or _sets(line):
+    if _sets(line) or (every.sets(i) and (CONDITIONAL.match(line) or _META.search(line))):
         return True
-    name = assigned(line)
-    todo, seen = [name] if name else [], set()
+    assigns = "" if CONDITIONAL.match(line) else _assigned_name(line)  # `if:` assigns nothing
+    names = [n for n in (assigns, *_WRITES.findall(line)) if n]
+    return _read_by_choice(names, every)
+
+
+def _assigned_name(line: str) -> str:
+    from rtlopt.check._setting_variables import assigned
+
+    return assigned(line) or ""
+
+
+#: a file a line writes: a shell redirection, ``tee``, an ``-o``/``--output`` option
+_WRITES = re.compile(r"(?:>>?|\btee(?:\s+-a)?|--output[= ]|-o\s)\s*[\"']?([\w./-]*\w)")
+
+
+def _read_by_choice(names: list[str], every: _Lines) -> bool:
+    """Whether a line choosing or setting something reads one of ``names`` (variables, file
+    names), directly or through other variables' assignments, a few levels."""
+    from rtlopt.check._conditionals import CONDITIONAL
+    from rtlopt.check._setting_variables import _is_setting, _reads
+
+    todo, seen = list(names), set()
     for _ in range(_LEVELS):
         if not todo:
             return False
         nxt = []
         for var in todo:
             seen.add(var)
-            for ln in (x for x in every if var in x):
-                if var not in _reads(ln):
+            for ln, i in every.lines:
+                if var not in ln:
                     continue
-                if CONDITIONAL.match(ln) or _is_setting(ln, {}):
+                if "/" not in var and "." not in var and var not in _reads(ln):
+                    continue  # a variable: read by its $ form or by a conditional's name
+                if _is_setting(ln, {}) or (CONDITIONAL.match(ln) and every.sets(i)):
                     return True
-                other = assigned(ln)
+                other = _assigned_name(ln)
                 if other and other not in seen:
                     nxt.append(other)
         todo = nxt

@@ -19,9 +19,10 @@ its Verilog view).
 A variable assigned a name (``OPT = opt.v``) that such a line reads (``ifneq ($(wildcard
 $(OPT)),)``) makes its assignment such a line too.
 
-Open: a name a build assembles (``$(NAME).v``), or a variable passed on through another
-(``A = $(OPT)``) or read without a ``$`` (a Python name), is read as the source list it looks
-like.
+A computed part of a name (``$(DOC).md``, ``f"{variant}_key.v"``) matches any text.
+
+Open: a variable passed on through another (``A = $(OPT)``) or read without a ``$`` (a
+Python name), is read as the source list it looks like.
 """
 
 from __future__ import annotations
@@ -79,13 +80,23 @@ def _names(line: str) -> list[str]:
     dropped; ``%`` read as ``*``), outside quoted messages."""
     out = []
     line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line))
+    line = _COMPUTED.sub("*", line)  # a computed part of a name matches any text
     for word in _TOKEN.findall(line):
         word = re.sub(r"^(?:\.{1,2}/|/)+", "", word).replace("%", "*")
-        if re.search(r"[./*?]", word) and re.search(r"[A-Za-z0-9]", word):
-            out.append(word)
+        if not re.search(r"[./*?]", word) or not re.search(r"[A-Za-z0-9]", word):
+            continue
+        if any(c in word for c in "*?") and not _GLOB.fullmatch(word):
+            continue  # a pattern of a regular expression, a format, arithmetic: no file glob
+        out.append(word)
     return out
 
 
+#: A variable's or a format field's value inside a word (``$(DOC).md``, ``${V}_key.v``,
+#: ``f"{variant}_key.v"``): any text.
+_COMPUTED = re.compile(r"\$\(\w+\)|\$\{\w+\}|\$\w+|(?<![$\w])\{\w+\}(?=[\w.])")
+#: A file glob: path characters only, with a folder or a suffix (``*.v``, ``rtl/*``,
+#: ``x.*``), not ``*d`` (a format's ``%d``), ``s*`` or ``2*i+2``.
+_GLOB = re.compile(r"[\w.*?/-]*(?:/|\.[\w*?]+$)[\w.*?/-]*")
 #: A variable standing for a folder (``$(RTL)/``, ``${D}/``, ``$D/``): the path after it
 #: names the file by its end.
 _VARIABLE_DIR = re.compile(r"\$(?:\([\w.-]+\)|\{[\w.-]+\}|\w+)/")
@@ -120,7 +131,7 @@ def named_file_findings(
     """(path, finding) for each added or deleted Verilog file and each edited documentation
     file (``changes``: path -> git's status letter) a build text (``texts``: (path, text))
     names where it does not compile it (see the module's doc)."""
-    from rtlopt.check._build_files import is_documentation, is_verilog
+    from rtlopt.check._build_texts import is_documentation, is_verilog
 
     targets = {
         rel: status

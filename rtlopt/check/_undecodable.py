@@ -24,7 +24,7 @@ def undecodable_checks(
     """A finding for each changed file (``changes``: path -> git status) that the design
     reads (``read``) or that has a Verilog suffix whose code, in the base's tree or the
     change's, holds a byte that is not UTF-8."""
-    from rtlopt.check._build_files import VERILOG_SUFFIXES
+    from rtlopt.check._build_texts import VERILOG_SUFFIXES
     from rtlopt.frontend._encoding import ENCODING_HINT, undecodable_problem
 
     out: list[ModuleCheck] = []

@@ -69,3 +69,28 @@ def test_a_file_a_variable_names_for_a_test_is_a_finding() -> None:
     assert "Makefile names it at line 1" in found[0][1]
     compiled = "SRCS = rtl/opt.v m.v\nsim:\n\tiverilog -o sim $(SRCS)\n"
     assert named_file_findings({"rtl/opt.v": "A"}, [("Makefile", compiled)]) == []
+
+
+@pytest.mark.parametrize(
+    ("rel", "status", "text"),
+    [
+        ("NOTES.md", "M", "ifneq ($(findstring fast,$(shell cat $(DOC).md)),)\n"),
+        ("fast_key.v", "A", "ifneq ($(wildcard $(VARIANT)_key.v),)\n"),
+        ("fast_key.v", "A", 'if os.path.exists(f"{variant}_key.v"):\n'),
+    ],
+)
+def test_a_name_a_build_computes_matches_any_text(rel: str, status: str, text: str) -> None:
+    """Round 81 cases 07, 17, 18: the computed part of a tested or read name is a glob."""
+    assert [r for r, _ in named_file_findings({rel: status}, [("Makefile", text)])] == [rel]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "match = re.match(r'^\\s*([0-9a-f]+)\\s+(<[0-9a-zA-Z+_]*>)', line)\n",
+        'f << stringf("%d\\n", 2*i+2);\n',
+    ],
+)
+def test_patterns_that_are_no_file_globs_name_no_file(text: str) -> None:
+    """A regular expression's or a format's ``*`` and ``%d`` match no documentation file."""
+    assert named_file_findings({"README.md": "M", "x.md": "M"}, [("t.py", text)]) == []
