@@ -142,19 +142,46 @@ def _reads_key(design: Design, known: set[Path]) -> str:
     h = hashlib.sha256(repr(sorted(design.defines.items())).encode())
     for f in sorted(known):
         h.update(f"{f}\0{_file_digest(f)}\n".encode("utf-8", "surrogateescape"))
-    for d in [*design.include_dirs, *sorted({f.parent for f in known})]:
+    for d in [*_include_tree(design), *sorted({f.parent for f in known})]:
         names = ",".join(p.name for p in _listing(d))
         h.update(f"{d}\0{names}\n".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
+def _include_tree(design: Design) -> list[Path]:
+    """The include folders and every folder under them, linked ones followed once: an
+    ```include "sub/k.vh"`` looks each folder's ``sub/`` up in turn."""
+    out: list[Path] = []
+    seen: set[str] = set()
+    for folder in design.include_dirs:
+        for here, dirs, _ in os.walk(folder, followlinks=True):
+            real = os.path.realpath(here)
+            if real in seen:
+                dirs[:] = []
+                continue
+            seen.add(real)
+            dirs[:] = sorted(d for d in dirs if d not in (".git", ".rtlopt"))
+            out.append(Path(here))
+        if not Path(folder).is_dir():
+            out.append(Path(folder))
+    return out
+
+
+#: the lists made in this process (key -> {file: its digest then}), served as the disk memo
+#: is: only while every listed file has the bytes it had (a run without a cache, an
+#: evaluator's fingerprint and its source check read the list twice)
+_IN_PROCESS: dict[str, dict[Path, str]] = {}
+
+
 def _memo_load(memo_dir: Path | None, key: str) -> set[Path] | None:
-    if memo_dir is None:
-        return None
-    try:
-        entry = json.loads((memo_dir / f"{key}.json").read_text())
-        listed = {Path(p): str(digest) for p, digest in entry.items()}
-    except (OSError, ValueError, AttributeError):
+    listed: dict[Path, str] | None = _IN_PROCESS.get(key)
+    if listed is None and memo_dir is not None:
+        try:
+            entry = json.loads((memo_dir / f"{key}.json").read_text())
+            listed = {Path(p): str(digest) for p, digest in entry.items()}
+        except (OSError, ValueError, AttributeError):
+            return None
+    if listed is None:
         return None
     if any(_file_digest(p) != digest for p, digest in listed.items()):
         return None
@@ -162,9 +189,12 @@ def _memo_load(memo_dir: Path | None, key: str) -> set[Path] | None:
 
 
 def _memo_store(memo_dir: Path | None, key: str, deps: set[Path]) -> None:
+    if len(_IN_PROCESS) > 64:
+        _IN_PROCESS.clear()
+    _IN_PROCESS[key] = {p: _file_digest(p) for p in deps}
     if memo_dir is None:
         return
-    entry = {str(p): _file_digest(p) for p in deps}
+    entry = {str(p): digest for p, digest in _IN_PROCESS[key].items()}
     tmp = memo_dir / f".{key}.{os.getpid()}.tmp"
     try:
         memo_dir.mkdir(parents=True, exist_ok=True)
