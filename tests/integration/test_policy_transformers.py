@@ -254,10 +254,12 @@ def test_one_update_raises_the_positive_sample_against_the_negative_one(policy: 
 def test_advantage_sign_alone_sets_the_direction(policy: Any) -> None:
     # The same text with the opposite advantage moves the opposite way. The module's policy
     # carries the updates of the tests that ran before (a shuffled order), so one step may
-    # move it less than another would: up to three steps, each one down, 0.1 in all.
+    # move it less than another would: up to three steps, each one down, 0.1 in all. The text
+    # is updated alone: beside a positive sample sharing most of its tokens it may be pulled
+    # up with it (seed 802474963: +0.35 on the first step).
     before = last = _logprob(policy, GOOD)
     for _ in range(3):
-        policy.update([Sample(PROMPT, GOOD, -1.0), Sample(PROMPT, BAD, 1.0)])
+        policy.update([Sample(PROMPT, GOOD, -1.0)])
         now = _logprob(policy, GOOD)
         assert now < last, (before, last, now)
         last = now
