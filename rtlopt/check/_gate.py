@@ -522,47 +522,11 @@ class _Gate:
             for span in module_spans(new):
                 if span.name in {s.name for s in module_spans(old)}:
                     modules.append(_Job(rel, span.name, new, span.line, why=why))
-        self._package_users(graph, reach.packages, packages, tree, modules)
+        from rtlopt.check._packages import rejudge_package_users
 
-    def _package_users(
-        self,
-        graph: Any,
-        users: dict[str, list[str]],
-        packages: dict[str, str],
-        tree: Path,
-        modules: list[ModuleCheck | _Job],
-    ) -> None:
-        """Re-judge the modules that use a changed package against the base's package
-        (:mod:`rtlopt.check._packages`); where that cannot be set up, a finding."""
-        from rtlopt.check._packages import blocked_finding, plan_packages, rename_packages
-
-        plan = plan_packages(graph, users, packages, self.read_base, self.new_tree)
-        for name, why in plan.blocked.items():
-            modules.append(
-                ModuleCheck(
-                    packages[name],
-                    f"{name} (package)",
-                    "modified",
-                    findings=[blocked_finding(name, why, users[name])],
-                )
-            )
-        for rel, texts in plan.base_texts.items():
-            with (tree / rel).open("a") as fh:
-                fh.write("\n// rtlopt check: the base's version, renamed\n" + "\n".join(texts))
-        jobs = {(m.rel, m.name): m for m in modules if isinstance(m, _Job)}
-        for rel, why in sorted(plan.users.items()):
-            here = [j for (r, _), j in jobs.items() if r == rel]
-            if here:  # the tree holds its reference already (its base text, an expansion)
-                ref, new = (tree / rel).read_text(errors="replace"), here[0].new_text
-            else:
-                ref = self.read_base(rel) or ""
-                new = (self.new_tree / rel).read_text(errors="replace")
-            old_names = {s.name for s in module_spans(ref)}
-            for span in module_spans(new):
-                if span.name in old_names and (rel, span.name) not in jobs:
-                    modules.append(_Job(rel, span.name, new, span.line, why=why))
-            (tree / rel).unlink(missing_ok=True)
-            (tree / rel).write_text(rename_packages(ref, plan.renames))
+        rejudge_package_users(
+            graph, reach.packages, packages, tree, modules, self.read_base, self.new_tree
+        )
 
     def _changed_headers(self) -> dict[str, set[str]]:
         """Changed headers and their macros (:func:`rtlopt.check._headers.changed_headers`):

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rtlopt.frontend._depgraph import DesignGraph
 from rtlopt.verilog import IDENTIFIER, blank_comments, module_spans
@@ -153,3 +154,46 @@ def blocked_finding(name: str, why: str, users: list[str]) -> str:
         f"against the base's package: {why}; change the package in a commit of its own and "
         "review it"
     )
+
+
+def rejudge_package_users(
+    graph: Any,
+    users: dict[str, list[str]],
+    packages: dict[str, str],
+    tree: Path,
+    modules: list[Any],
+    read_base: Callable[[str], str | None],
+    new_tree: Path,
+) -> None:
+    """Re-judge the modules that use a changed package against the base's package: each
+    user module of ``users`` becomes a job in ``modules``, the base's texts renamed into the
+    gate's reference ``tree``; where that cannot be set up, a finding."""
+    from rtlopt.check._check import ModuleCheck, _Job
+
+    plan = plan_packages(graph, users, packages, read_base, new_tree)
+    for name, why in plan.blocked.items():
+        modules.append(
+            ModuleCheck(
+                packages[name],
+                f"{name} (package)",
+                "modified",
+                findings=[blocked_finding(name, why, users[name])],
+            )
+        )
+    for rel, texts in plan.base_texts.items():
+        with (tree / rel).open("a") as fh:
+            fh.write("\n// rtlopt check: the base's version, renamed\n" + "\n".join(texts))
+    jobs = {(m.rel, m.name): m for m in modules if isinstance(m, _Job)}
+    for rel, why in sorted(plan.users.items()):
+        here = [j for (r, _), j in jobs.items() if r == rel]
+        if here:  # the tree holds its reference already (its base text, an expansion)
+            ref, new = (tree / rel).read_text(errors="replace"), here[0].new_text
+        else:
+            ref = read_base(rel) or ""
+            new = (new_tree / rel).read_text(errors="replace")
+        old_names = {s.name for s in module_spans(ref)}
+        for span in module_spans(new):
+            if span.name in old_names and (rel, span.name) not in jobs:
+                modules.append(_Job(rel, span.name, new, span.line, why=why))
+        (tree / rel).unlink(missing_ok=True)
+        (tree / rel).write_text(rename_packages(ref, plan.renames))

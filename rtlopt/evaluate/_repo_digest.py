@@ -18,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from rtlopt.evaluate._sources import _where
+from rtlopt.evaluate._sources import _where, folder_tree
 from rtlopt.frontend.model import Design
 from rtlopt.inputs import MARGIN_NS, NotRegularError, file_sha256, repository_files
 
@@ -47,7 +47,7 @@ def folder_files(design: Design) -> list[Path]:
     ```include "sub/k.vh"`` looks each folder's ``sub/`` up in turn, so a new file there
     shadows another folder's), and the sources and prelude files (outside the repository
     too)."""
-    files = [f for folder in design.include_dirs for f in _under(Path(folder))[0]]
+    files = [f for folder in design.include_dirs for f in folder_tree(Path(folder))[0]]
     return files + [Path(f) for f in [*design.sources.files, *design.sources.prelude]]
 
 
@@ -55,25 +55,7 @@ def include_folders(design: Design) -> list[Path]:
     """Every folder under an include folder (linked ones followed: the repository's own
     observation does not enter them), the include folders too (a file added to an empty one
     may shadow another folder's)."""
-    return [d for folder in design.include_dirs for d in _under(Path(folder))[1]]
-
-
-def _under(folder: Path) -> tuple[list[Path], list[Path]]:
-    """The files and the folders under ``folder`` (itself included), linked folders followed
-    once each (git's and rtlopt's state aside)."""
-    files: list[Path] = []
-    folders: list[Path] = []
-    seen: set[str] = set()
-    for here, dirs, names in os.walk(folder, followlinks=True):
-        real = os.path.realpath(here)
-        if real in seen:
-            dirs[:] = []
-            continue
-        seen.add(real)
-        folders.append(Path(here))
-        dirs[:] = [d for d in dirs if d not in (".git", ".rtlopt")]
-        files += [Path(here, n) for n in names if os.path.isfile(os.path.join(here, n))]
-    return files, folders
+    return [d for folder in design.include_dirs for d in folder_tree(Path(folder))[1]]
 
 
 def repository_digest(design: Design) -> str:

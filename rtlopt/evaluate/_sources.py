@@ -149,22 +149,30 @@ def _reads_key(design: Design, known: set[Path]) -> str:
 
 
 def _include_tree(design: Design) -> list[Path]:
-    """The include folders and every folder under them, linked ones followed once: an
+    """The include folders and every folder under them (:func:`folder_tree`): an
     ```include "sub/k.vh"`` looks each folder's ``sub/`` up in turn."""
     out: list[Path] = []
-    seen: set[str] = set()
     for folder in design.include_dirs:
-        for here, dirs, _ in os.walk(folder, followlinks=True):
-            real = os.path.realpath(here)
-            if real in seen:
-                dirs[:] = []
-                continue
-            seen.add(real)
-            dirs[:] = sorted(d for d in dirs if d not in (".git", ".rtlopt"))
-            out.append(Path(here))
-        if not Path(folder).is_dir():
-            out.append(Path(folder))
+        out += folder_tree(Path(folder))[1] if Path(folder).is_dir() else [Path(folder)]
     return out
+
+
+def folder_tree(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The files and the folders under ``folder`` (itself included), linked folders followed
+    once each (git's and rtlopt's state aside), in a stable order."""
+    files: list[Path] = []
+    folders: list[Path] = []
+    seen: set[str] = set()
+    for here, dirs, names in os.walk(folder, followlinks=True):
+        real = os.path.realpath(here)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        folders.append(Path(here))
+        dirs[:] = sorted(d for d in dirs if d not in (".git", ".rtlopt"))
+        files += [Path(here, n) for n in sorted(names) if os.path.isfile(os.path.join(here, n))]
+    return files, folders
 
 
 #: the lists made in this process (key -> {file: its digest then}), served as the disk memo
