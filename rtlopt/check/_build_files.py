@@ -122,12 +122,11 @@ def build_checks(
         return found
     from rtlopt.check._metadata_reads import metadata_findings
 
+    texts = list(build_texts(new_tree))  # read once for both rules
     found += [
         ModuleCheck(rel, "(file)", "build", findings=[f])
-        for rel, f in build_change_findings(changes, new_tree, modes) + metadata_findings(new_tree)
-    ]
-    found += [
-        ModuleCheck(rel, "(file)", "build", findings=[f])
-        for rel, f in named_file_findings(changes, build_texts(new_tree))
+        for rel, f in build_change_findings(changes, new_tree, modes)
+        + metadata_findings(new_tree, texts)
+        + named_file_findings(changes, texts)
     ]
     return found

@@ -91,12 +91,15 @@ def _lines(text: str) -> list[str]:
     return re.sub(r"\\\r?\n", " ", text).split("\n")
 
 
-def metadata_steering(tree: Path) -> list[tuple[str, int, str]]:
-    """``(path, line, text)`` of each line of ``tree``'s build texts that reads the commit's
-    metadata where it chooses or sets something of the build (the module docstring)."""
+def metadata_steering(
+    tree: Path, read: list[tuple[str, str]] | None = None
+) -> list[tuple[str, int, str]]:
+    """``(path, line, text)`` of each line of ``tree``'s build texts (``read``: those already
+    read) that reads the commit's metadata where it chooses or sets something of the build
+    (the module docstring)."""
     from rtlopt.check._build_texts import build_texts
 
-    texts = [(rel, text) for rel, text in build_texts(tree)]
+    texts = list(build_texts(tree)) if read is None else read
     hits = [
         (i, n, ln)
         for i, (_, text) in enumerate(texts)
@@ -183,7 +186,9 @@ def _sets(line: str) -> bool:
     return bool(_TOOLS.search(line) or _DEFINE.search(line))
 
 
-def metadata_findings(tree: Path) -> list[tuple[str, str]]:
+def metadata_findings(
+    tree: Path, read: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """``(path, finding)`` for each line of :func:`metadata_steering`."""
     return [
         (
@@ -193,5 +198,5 @@ def metadata_findings(tree: Path) -> list[tuple[str, str]]:
             " cannot judge; every commit is a finding here unless --trust-config is passed"
             " after checking the build by hand",
         )
-        for rel, i, text in metadata_steering(tree)
+        for rel, i, text in metadata_steering(tree, read)
     ]
