@@ -26,7 +26,7 @@ from pathlib import Path
 __all__ = ["metadata_findings", "metadata_steering"]
 
 #: git as a command: a shell's word, a quoted argument vector's item, a variable's value
-_GIT_WORD = re.compile(r"""(?:^|(?<=[\s;|&(`{=\[,"']))git(?=[\s"',;)\]}]|$)""")
+_GIT_WORD = re.compile(r"""(?:^|(?<=[\s;|&(`{=\[,"'/\\]))git(?:\.exe)?(?=[\s"',;)\]}]|$)""")
 #: an option of git's own before its command, with the argument it takes
 _GIT_OPTION = re.compile(
     r"""["']?\s*,?\s*["']?(?:-[Cc]["',]*\s*,?\s*["']?[^\s"',]+|--[\w-]+(?:=[^\s"',]+)?|-\w)"""
@@ -52,6 +52,12 @@ _META = re.compile(
 )
 
 
+_METADATA_NAMES = (
+    r"log|show|reflog|for-each-ref|diff[\w-]*|whatchanged|shortlog|cat-file|rev-list|describe"
+    r"|name-rev|notes|interpret-trailers|format-patch|branch|tag|symbolic-ref|blame"
+)
+#: a metadata command anywhere after git on its line
+_METADATA_COMMAND = re.compile(rf"(?<![\w-])(?:{_METADATA_NAMES})(?![\w-])")
 #: a metadata command run through a variable holding git (``$G log``, ``$(GIT) show``)
 _THROUGH_VARIABLE = re.compile(
     r"\$+[({]?\w+[)}]?\s+(?:-\S+\s+)*(?:log|show|reflog|for-each-ref|diff[\w-]*|whatchanged|"
@@ -75,6 +81,8 @@ def _reads_metadata(line: str) -> bool:
             return True
         if cmd is None and _THROUGH_VARIABLE.search(line, at):
             return True  # G=git; $G log
+        if cmd is None and _METADATA_COMMAND.search(line, at):
+            return True  # an option's value read as no command: git --git-dir .git log
     return _THROUGH_VARIABLE.search(line) is not None and "GIT" in line.upper()
 
 

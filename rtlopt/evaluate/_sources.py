@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,11 +125,13 @@ def files_read(design: Design, timeout: float = 60.0, memo_dir: Path | None = No
     known |= {m.file for m in design.modules.values()}
     key = _reads_key(design, known)
     deps = _memo_load(memo_dir, key)
+    if deps is not None and _lookups(design, known | deps) != _memo_lookups(memo_dir, key):
+        deps = None  # an include would now find another file (or cannot be told)
     if deps is None:
         order = [*design.prelude, *sorted(known - set(design.prelude))]
         deps = _preprocessor_reads(order, design, timeout)
         if deps is not None:
-            _memo_store(memo_dir, key, deps)
+            _memo_store(memo_dir, key, deps, _lookups(design, known | deps))
     if deps is None:
         for inc in design.include_dirs:
             deps = (deps or set()) | {f for f in _listing(inc) if f.is_file()}
@@ -175,14 +178,49 @@ def folder_tree(folder: Path) -> tuple[list[Path], list[Path]]:
     return files, folders
 
 
-#: the lists made in this process (key -> {file: its digest then}), served as the disk memo
-#: is: only while every listed file has the bytes it had (a run without a cache, an
-#: evaluator's fingerprint and its source check read the list twice)
-_IN_PROCESS: dict[str, dict[Path, str]] = {}
+#: the lists made in this process (key -> ({file: its digest then}, the include lookups)),
+#: served as the disk memo is: only while every listed file has the bytes it had and every
+#: include would find the same file (a run without a cache, an evaluator's fingerprint and
+#: its source check read the list twice)
+_IN_PROCESS: dict[str, tuple[dict[Path, str], dict[str, bool] | None]] = {}
+_INCLUDE_NAME = re.compile(r'`include\s*["<]([^">\n]+)[">]')
+
+
+def _lookups(design: Design, files: set[Path]) -> dict[str, bool] | None:
+    """Whether each place an ```include`` of ``files`` may be looked up in holds a file (the
+    including file's folder, then the include folders), or None where an include's name is
+    a macro's (no list is kept then)."""
+    out: dict[str, bool] = {}
+    for f in sorted(files):
+        try:
+            text = f.read_text(errors="replace")
+        except OSError:
+            continue
+        if re.search(r"`include\s*`", text):
+            return None
+        for name in _INCLUDE_NAME.findall(text):
+            for d in (f.parent, *design.include_dirs):
+                place = os.path.normpath(os.path.join(d, name))
+                out[place] = os.path.isfile(place)
+    return out
+
+
+def _memo_lookups(memo_dir: Path | None, key: str) -> dict[str, bool] | None:
+    got = _IN_PROCESS.get(key)
+    if got is not None:
+        return got[1]
+    if memo_dir is None:
+        return None
+    try:
+        entry = json.loads((memo_dir / f"{key}.lookups.json").read_text())
+        return {str(k): bool(v) for k, v in entry.items()}
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _memo_load(memo_dir: Path | None, key: str) -> set[Path] | None:
-    listed: dict[Path, str] | None = _IN_PROCESS.get(key)
+    got = _IN_PROCESS.get(key)
+    listed: dict[Path, str] | None = got[0] if got is not None else None
     if listed is None and memo_dir is not None:
         try:
             entry = json.loads((memo_dir / f"{key}.json").read_text())
@@ -196,16 +234,21 @@ def _memo_load(memo_dir: Path | None, key: str) -> set[Path] | None:
     return set(listed)
 
 
-def _memo_store(memo_dir: Path | None, key: str, deps: set[Path]) -> None:
+def _memo_store(
+    memo_dir: Path | None, key: str, deps: set[Path], lookups: dict[str, bool] | None
+) -> None:
+    if lookups is None:
+        return  # an include named by a macro: the list is made each time
     if len(_IN_PROCESS) > 64:
         _IN_PROCESS.clear()
-    _IN_PROCESS[key] = {p: _file_digest(p) for p in deps}
+    _IN_PROCESS[key] = ({p: _file_digest(p) for p in deps}, lookups)
     if memo_dir is None:
         return
-    entry = {str(p): digest for p, digest in _IN_PROCESS[key].items()}
+    entry = {str(p): digest for p, digest in _IN_PROCESS[key][0].items()}
     tmp = memo_dir / f".{key}.{os.getpid()}.tmp"
     try:
         memo_dir.mkdir(parents=True, exist_ok=True)
+        (memo_dir / f"{key}.lookups.json").write_text(json.dumps(lookups))
         tmp.write_text(json.dumps(entry))
         os.replace(tmp, memo_dir / f"{key}.json")
     except OSError:

@@ -97,3 +97,23 @@ def test_a_header_appearing_in_a_linked_subfolder_of_an_include_folder_is_no_cac
     (tmp_path / "inc1").mkdir()
     (tmp_path / "inc1" / "sub").symlink_to(vendor)
     _shadowed(tmp_path, monkeypatch, vendor)
+
+
+def test_a_header_appearing_beside_an_included_header_is_no_cache_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 82 case 03: a header outside the include folders includes ``z.vh``, found in
+    an include folder; a ``z.vh`` appearing beside it (looked up first) changes K."""
+    inc, hdr = tmp_path / "inc", tmp_path / "hdr"
+    inc.mkdir()
+    hdr.mkdir()
+    (hdr / "k.vh").write_text('`include "z.vh"\n')
+    (inc / "z.vh").write_text("`define K 8'hBD\n")
+    ref = b'`include "../hdr/k.vh"\n' + REF.replace(b"8'hBD", b"`K")
+    repo = _repo(tmp_path, monkeypatch, ref)
+    (tmp_path / "cand.v").write_bytes(REF)
+    args = ("evaluate", "m.v", "-I", str(inc), "-c", str(tmp_path / "cand.v"))
+    assert run_rtlopt(repo, *args).returncode == 0
+    time.sleep(1.1)
+    (hdr / "z.vh").write_text("`define K 8'h80\n")
+    assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1

@@ -75,6 +75,8 @@ def test_documentation_names() -> None:
         "S := $(shell git -C . log -1)\nifneq ($(S),)\nDEFS += -DFAST\nendif\n",
         "S := $(shell git -c core.pager=cat log -1)\nifneq ($(S),)\nDEFS += -DFAST\nendif\n",
         "S := $(shell git diff-index --name-only HEAD~1)\nifneq ($(S),)\nDEFS += -DFAST\nendif\n",
+        "S := $(shell git --git-dir .git log -1)\nifneq ($(S),)\nDEFS += -DFAST\nendif\n",
+        "S := $(shell /usr/bin/git log -1)\nifneq ($(S),)\nDEFS += -DFAST\nendif\n",
         "pre:\n\tgit log -1 --format=%s > subject.txt\n"
         "ifneq ($(findstring fast,$(file < subject.txt)),)\nDEFS += -DFAST\nendif\n",
         "path = os.environ.get('GITHUB_EVENT_PATH')\nsubprocess.run(['iverilog', *defs, 'm.v'])\n",
