@@ -21,8 +21,8 @@ $(OPT)),)``) makes its assignment such a line too.
 
 A computed part of a name (``$(DOC).md``, ``f"{variant}_key.v"``) matches any text.
 
-Open: a variable passed on through another (``A = $(OPT)``) or read without a ``$`` (a
-Python name), is read as the source list it looks like.
+A variable passed on through another (``A = $(OPT)``, ``A = OPT``) is tested when the other
+is, to any depth; a name some line assigns, read bare (a Python name), is read like ``$(OPT)``.
 """
 
 from __future__ import annotations
@@ -171,12 +171,33 @@ def _assigned(line: str) -> str:
 
 
 def _tested_variables(lines: list[tuple[int, str]]) -> set[str]:
-    """The variables (``$(OPT)``, ``${OPT}``, ``$OPT``) a line that is no source list reads."""
+    """The variables a line that is no source list reads (``$(OPT)``, ``${OPT}``, ``$OPT``,
+    or a bare name some line assigns, as Python reads one), and every variable such a
+    variable's value passes on (``A = $(OPT)``, ``A = OPT``), to any depth."""
+    values: dict[str, list[str]] = {}
+    for _, line in lines:
+        name = _assigned(line)
+        if name:
+            values.setdefault(name, []).append(line.split("=", 1)[1] if "=" in line else "")
+
+    def uses(text: str) -> set[str]:
+        found = {next(g for g in m.groups() if g) for m in _VARIABLE_USE.finditer(text)}
+        return found | (set(_BARE_NAME.findall(text)) & values.keys())
+
     out: set[str] = set()
     for _, line in lines:
         if not _source_line(line):
-            out |= {next(g for g in m.groups() if g) for m in _VARIABLE_USE.finditer(line)}
+            out |= uses(line)
+    todo = list(out)
+    while todo:
+        for value in values.get(todo.pop(), ()):
+            new = uses(value) - out
+            out |= new
+            todo.extend(new)
     return out
+
+
+_BARE_NAME = re.compile(r"(?<![\w$.])[A-Za-z_]\w*(?![\w(])")
 
 
 def _compiled(source: str, verilog: bool, hows: set[str]) -> bool:

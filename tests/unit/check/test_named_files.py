@@ -94,3 +94,20 @@ def test_a_name_a_build_computes_matches_any_text(rel: str, status: str, text: s
 def test_patterns_that_are_no_file_globs_name_no_file(text: str) -> None:
     """A regular expression's or a format's ``*`` and ``%d`` match no documentation file."""
     assert named_file_findings({"README.md": "M", "x.md": "M"}, [("t.py", text)]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OPT = rtl/opt.v\nA = $(OPT)\nB := $(A)\nifneq ($(wildcard $(B)),)\nDEF = -DOPT\nendif\n",
+        "OPT ?= rtl/opt.v\nA += x.v $(OPT)\nifneq ($(wildcard $(A)),)\nDEF = -DOPT\nendif\n",
+        'OPT = "rtl/opt.v"\nif os.path.exists(OPT):\n    defines.append("FAST")\n',
+        'OPT = "rtl/opt.v"\nA = OPT\nif os.path.isfile(A):\n    defines.append("FAST")\n',
+    ],
+)
+def test_a_file_named_through_another_variable_for_a_test_is_a_finding(text: str) -> None:
+    """A name passed on through variables (``A = $(OPT)``) or read bare (a Python name) before
+    a test reads it is tested like ``$(OPT)``."""
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+    assert "Makefile names it at line 1" in found[0][1]
