@@ -119,6 +119,7 @@ class ParameterCheck(ProbeChoice):
         self._elab: Elaborations = {}  # the reference's elaborations, shared by every search
         self._subs: dict[int, _Evaluates] = {}
         self._keys: dict[tuple[tuple[tuple[str, str], ...], bool], int] = {}
+        self._designs: dict[tuple[tuple[str, str], ...], Design] = {}
         self._probe_lock = threading.RLock()
         self._probes: list[Parameterization] | None = None
         self._valid: dict[tuple[tuple[str, str], ...], Parameterization | None] = {}
@@ -569,13 +570,13 @@ class ParameterCheck(ProbeChoice):
             k = self._keys.setdefault(key, len(self._keys) + 1)
             if k in self._subs:
                 return self._subs[k]
-            d = self.design
-            t = d.target
             folder = self.workdir / "parameters" / str(k)
             folder.mkdir(parents=True, exist_ok=True)
-            special = design_with_target_text(
-                d, _specialized(t.file.read_text(errors="surrogateescape"), t.name, values), folder
-            )
+            special = self._designs.get(key[0])
+            if special is None:  # one design per values: both evaluators read the same files
+                t = self.design.target
+                text = _specialized(t.file.read_text(errors="surrogateescape"), t.name, values)
+                special = self._designs[key[0]] = design_with_target_text(self.design, text, folder)
             formal, harness = self.config.formal, self.config.harness
             if not proof:  # the simulation judges the stated power-up values: none left over
                 formal = dataclasses.replace(formal, enabled=False)
