@@ -182,15 +182,18 @@ def folder_tree(folder: Path) -> tuple[list[Path], list[Path]]:
 #: served as the disk memo is: only while every listed file has the bytes it had and every
 #: include would find the same file (a run without a cache, an evaluator's fingerprint and
 #: its source check read the list twice)
-_IN_PROCESS: dict[str, tuple[dict[Path, str], dict[str, bool] | None]] = {}
+_IN_PROCESS: dict[str, tuple[dict[Path, str], dict[str, str] | None]] = {}
 _INCLUDE_NAME = re.compile(r'`include\s*["<]([^">\n]+)[">]')
 
 
-def _lookups(design: Design, files: set[Path]) -> dict[str, bool] | None:
-    """Whether each place an ```include`` of ``files`` may be looked up in holds a file (the
-    including file's folder, then the include folders), or None where an include's name is
-    a macro's (no list is kept then)."""
-    out: dict[str, bool] = {}
+def _lookups(design: Design, files: set[Path]) -> dict[str, str] | None:
+    """The file each place an ```include`` of ``files`` may be looked up in holds ("" for
+    none; the including file's folder, then the include folders), or None where an include's
+    name is a macro's (no list is kept then). A place is the folder and the name as a tool
+    opens them: the kernel walks a ``..`` through a linked folder to the link target's parent
+    (``sub/../hdr`` is no lexical ``hdr``), and the file found is told by its real path (a
+    link retargeted finds another file)."""
+    out: dict[str, str] = {}
     for f in sorted(files):
         try:
             text = f.read_text(errors="replace")
@@ -200,12 +203,12 @@ def _lookups(design: Design, files: set[Path]) -> dict[str, bool] | None:
             return None
         for name in _INCLUDE_NAME.findall(text):
             for d in (f.parent, *design.include_dirs):
-                place = os.path.normpath(os.path.join(d, name))
-                out[place] = os.path.isfile(place)
+                place = os.path.join(d, name)
+                out[place] = os.path.realpath(place) if os.path.isfile(place) else ""
     return out
 
 
-def _memo_lookups(memo_dir: Path | None, key: str) -> dict[str, bool] | None:
+def _memo_lookups(memo_dir: Path | None, key: str) -> dict[str, str] | None:
     got = _IN_PROCESS.get(key)
     if got is not None:
         return got[1]
@@ -213,7 +216,7 @@ def _memo_lookups(memo_dir: Path | None, key: str) -> dict[str, bool] | None:
         return None
     try:
         entry = json.loads((memo_dir / f"{key}.lookups.json").read_text())
-        return {str(k): bool(v) for k, v in entry.items()}
+        return {str(k): str(v) for k, v in entry.items()}
     except (OSError, ValueError, AttributeError):
         return None
 
@@ -235,7 +238,7 @@ def _memo_load(memo_dir: Path | None, key: str) -> set[Path] | None:
 
 
 def _memo_store(
-    memo_dir: Path | None, key: str, deps: set[Path], lookups: dict[str, bool] | None
+    memo_dir: Path | None, key: str, deps: set[Path], lookups: dict[str, str] | None
 ) -> None:
     if lookups is None:
         return  # an include named by a macro: the list is made each time

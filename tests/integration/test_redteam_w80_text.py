@@ -117,3 +117,24 @@ def test_a_header_appearing_beside_an_included_header_is_no_cache_hit(
     time.sleep(1.1)
     (hdr / "z.vh").write_text("`define K 8'h80\n")
     assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
+
+
+def test_a_header_found_through_a_linked_folders_parent_is_no_cache_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 83 case 01: ```include "sub/../hdr/k.vh"`` where ``inc1/sub`` is a link: the
+    kernel walks ``..`` to the link target's parent (``deep/hdr``), not to ``inc1/hdr``; a
+    header appearing there changes K."""
+    deep, inc1, inc2 = tmp_path / "deep", tmp_path / "inc1", tmp_path / "inc2"
+    for d in (deep / "sub", deep / "hdr", inc1, inc2 / "sub", inc2 / "hdr"):
+        d.mkdir(parents=True)
+    (inc1 / "sub").symlink_to(deep / "sub")
+    (inc2 / "hdr" / "k.vh").write_text("`define K 8'hBD\n")
+    ref = b'`include "sub/../hdr/k.vh"\n' + REF.replace(b"8'hBD", b"`K")
+    repo = _repo(tmp_path, monkeypatch, ref)
+    (tmp_path / "cand.v").write_bytes(REF)
+    args = ("evaluate", "m.v", "-I", str(inc1), "-I", str(inc2), "-c", str(tmp_path / "cand.v"))
+    assert run_rtlopt(repo, *args).returncode == 0
+    time.sleep(1.1)
+    (deep / "hdr" / "k.vh").write_text("`define K 8'h80\n")
+    assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
