@@ -110,7 +110,12 @@ _ENV_READ = re.compile(
 
 
 _TARGET = re.compile(r"(?:^|[_.])(?:BASE|TARGET)|TARGETBRANCH")
-_READS = (_DOLLAR_READ, _OTHER_READ, _ENV_READ)
+#: each read's pattern with the strings a text holds for it to match
+_READS = (
+    (_DOLLAR_READ, ("$",)),
+    (_OTHER_READ, ("%", "ifdef", "ifndef")),
+    (_ENV_READ, ("env", "ENV", "Env", "variables")),
+)
 
 
 def _metadata_name(name: str) -> bool:
@@ -136,7 +141,7 @@ def _ci_name(m: re.Match[str], given: Container[str]) -> bool:
 
 def _ci_reads(line: str, given: Container[str]) -> bool:
     """Whether ``line`` reads a CI service's metadata variable (:func:`_ci_name`)."""
-    return any(_ci_name(m, given) for r in _READS for m in r.finditer(line))
+    return any(_ci_name(m, given) for r, _ in _READS for m in r.finditer(line))
 
 
 _METADATA_NAMES = (
@@ -193,7 +198,16 @@ _LOOP = re.compile(r"\bfor(?:each)?\s+\(?\s*\$?([A-Za-z_]\w*)\s*(?:,|\bin\b|\s)"
 
 
 #: a program's word as a word (the quick look for the variables naming one)
-_PROGRAM_WORD = re.compile(rf"\b(?:{_PROGRAM_NAMES})\b")
+_PROGRAM_WORD = re.compile(rf"(?:{_PROGRAM_NAMES})\b")  # no \b before: a slow search
+
+
+def _program_words(text: str) -> list[int]:
+    """Where ``text`` holds a program's word as a word (:data:`_PROGRAM_WORD`)."""
+    return [
+        m.start()
+        for m in _PROGRAM_WORD.finditer(text)
+        if not m.start() or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+    ]
 
 
 class _Given:
@@ -226,13 +240,14 @@ class _Variables:
     def __init__(self, texts: list[str]) -> None:
         self.given = _Given(texts)
         self.programs: set[str] = set()
-        look = _PROGRAM_WORD
+        self.words = [_program_words(text) for text in texts]
+        look: re.Pattern[str] | None = None
         for _ in range(_LEVELS):
             found = {
                 name
-                for text in texts
-                for m in look.finditer(text)
-                for name, value in _assignments(_line_at(text, m.start()))
+                for i, text in enumerate(texts)
+                for at in (self.words[i] if look is None else _starts(look, text, "$"))
+                for name, value in _assignments(_line_at(text, at))
                 if name not in self.programs and _FIRST_WORD.match(self.expand(value))
             }
             if not found:
@@ -241,11 +256,17 @@ class _Variables:
             look = re.compile(rf"\$+[({{]?\s*(?:{'|'.join(sorted(found))})\b")
         self._quick = _quick(self.programs)
 
-    def candidates(self, text: str) -> set[int]:
+    def candidates(self, i: int, text: str) -> set[int]:
         """The indexes of ``text``'s lines (:func:`_lines`) that may read metadata: one of
         the quick look's words, a metadata variable read, a program's variable."""
-        at = [m.start() for r in self._quick for m in r.finditer(text)]
-        at += [m.start() for r in _READS for m in r.finditer(text) if _ci_name(m, self.given)]
+        at = self.words[i] + [k for r, needle in self._quick for k in _starts(r, text, needle)]
+        at += [
+            m.start()
+            for r, needles in _READS
+            if any(n in text for n in needles)
+            for m in r.finditer(text)
+            if _ci_name(m, self.given)
+        ]
         if not at:
             return set()
         ends = [m.start() for m in re.finditer("\n", text)]
@@ -294,21 +315,29 @@ def _assignments(line: str) -> list[tuple[str, str]]:
     return out
 
 
-def _quick(programs: set[str]) -> list[re.Pattern[str]]:
-    """A quick look for lines that may read metadata: a program's word, a metadata source's,
-    a command through a variable, a reference to a variable naming a program or a default
-    naming one (each a plain pattern: a long alternation is slow on a large tree)."""
+def _starts(pattern: re.Pattern[str], text: str, needle: str) -> list[int]:
+    """Where ``pattern`` matches in ``text``, searched only where ``text`` holds ``needle``."""
+    return [m.start() for m in pattern.finditer(text)] if needle in text else []
+
+
+def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
+    """A quick look for lines that may read metadata, besides a program's word: a metadata
+    source's word, a command through a variable, a reference to a variable naming a program or
+    a default naming one (each a plain pattern: a long alternation is slow on a large tree;
+    each with a string a text holds for it to match)."""
     out = [
-        _PROGRAM_WORD,
-        re.compile(
-            r"git|dulwich|GitPython|Rugged|octokit|gix|api/v4|head_commit|commits\[|forgejo"
-            r"|GITHUB_EVENT_PATH|pydriller"
+        (
+            re.compile(
+                r"git|dulwich|GitPython|Rugged|octokit|gix|api/v4|head_commit|commits\[|forgejo"
+                r"|GITHUB_EVENT_PATH|pydriller"
+            ),
+            "",
         ),
-        _THROUGH_VARIABLE,
-        re.compile(r"\$+\{\w+:?[-=]"),
+        (_THROUGH_VARIABLE, "$"),
+        (re.compile(r"\$+\{\w+:?[-=]"), "$"),
     ]
     if programs:
-        out.append(re.compile(rf"\$+[({{]?\s*(?:{'|'.join(sorted(programs))})\b"))
+        out.append((re.compile(rf"\$+[({{]?\s*(?:{'|'.join(sorted(programs))})\b"), "$"))
     return out
 
 
@@ -327,7 +356,7 @@ def metadata_steering(
     hits = []
     for i, text in enumerate(joined):
         lines = text.split("\n")
-        for k in sorted(names.candidates(text)):
+        for k in sorted(names.candidates(i, text)):
             if _reads_metadata(names.expand(lines[k]), names.given):
                 hits.append((i, k + 1, lines[k]))
     if not hits:
