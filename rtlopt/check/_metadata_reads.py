@@ -80,7 +80,7 @@ _META = re.compile(
     r"|(?<![\w./-])(?:github|gitea|forgejo)\.(?!(?:com|io|workspace|repository\w*|run_\w+|"
     r"server_url|api_url|graphql_url|token|action\w*|job|workflow|env|path|retention_days|"
     r"event_name|secret_source|base_ref|event\.pull_request\.(?:base\.\w+|number))\b)[A-Za-z_]"
-    r"|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\[",
+    r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\[",
     re.M,
 )
 #: a CI service's metadata variable by what its name says: a part naming a branch, a commit,
@@ -97,7 +97,7 @@ _NAME_PARTS = re.compile(
 #: (Azure's dotted ones aside); a lower-case one is a script's own (``$branch_target``)
 _UPPER = r"[A-Z_][A-Z0-9_]*\b(?!\.)|[A-Za-z_]\w*(?:\.\w+)+"
 _DOLLAR_READ = re.compile(
-    rf"\$+(?:\(\s*(?:value\s+|origin\s+)?({_UPPER})\s*\)|\{{\s*({_UPPER})|({_UPPER}))"
+    rf"\$+(?:\(\s*(?:value\s+|origin\s+)?({_UPPER})\s*[:)]|\{{\s*({_UPPER})|({_UPPER}))"
 )
 _OTHER_READ = re.compile(r"%([A-Z_][A-Z0-9_]*)%|ifn?def\s+([A-Z_][A-Z0-9_]*)\b")
 #: a variable read from the environment by name, in any case: ``env.N``, ``$env:N``,
@@ -105,7 +105,7 @@ _OTHER_READ = re.compile(r"%([A-Z_][A-Z0-9_]*)%|ifn?def\s+([A-Z_][A-Z0-9_]*)\b")
 _ENV_READ = re.compile(
     r"(?:env|ENV|Env)(?:\.|:|\[\s*[\"']|\(\s*|\{\s*[\"']?)([A-Za-z_]\w*)"
     r"|(?:getenv|GETENV|Getenv)\(\s*[\"']([A-Za-z_]\w*)"
-    r"|environ(?:\.get\(|\[)\s*[\"']([A-Za-z_]\w*)|variables(?:\.|\[\s*[\"'])([A-Za-z_][\w.]*)"
+    r"|printenv\s+([A-Za-z_]\w*)|environ(?:\.get\(|\[)\s*[\"']([A-Za-z_]\w*)|variables(?:\.|\[\s*[\"'])([A-Za-z_][\w.]*)"
 )
 
 
@@ -182,7 +182,7 @@ def _after_git(line: str, at: int) -> bool:
 _LEVELS = 6
 #: a variable's reference (``$(G)``, ``${G}``, ``$G``, ``$$G``, ``${G:-git}``)
 _REFERENCE = re.compile(
-    r"\$+(?:\(\s*([A-Za-z_]\w*)\s*\)|\{\s*([A-Za-z_]\w*)\s*(?::?[-=?+]([^}]*))?\}"
+    r"\$+(?:\(\s*(?:call\s+)?([A-Za-z_]\w*)\s*[,)]|\{\s*([A-Za-z_]\w*)\s*(?::?[-=?+]([^}]*))?\}"
     r"|([A-Za-z_]\w*))"
 )
 #: a value naming a program by its first word: a path's last part, after ``$(shell which``
@@ -253,7 +253,7 @@ class _Variables:
             if not found:
                 break
             self.programs |= found
-            look = re.compile(rf"\$+[({{]?\s*(?:{'|'.join(sorted(found))})\b")
+            look = re.compile(rf"\$+[({{]?\s*(?:call\s+)?(?:{'|'.join(sorted(found))})\b")
         self._quick = _quick(self.programs)
 
     def candidates(self, i: int, text: str) -> set[int]:
@@ -274,7 +274,7 @@ class _Variables:
 
     def expand(self, line: str) -> str:
         """``line`` with each reference to a program's variable (or a default naming one:
-        ``${GIT:-git}``) read as the program's word."""
+        ``${GIT:-git}``; ``$(call vcs)``) read as the program's word."""
         if "$" not in line:
             return line
 
@@ -337,7 +337,8 @@ def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
         (re.compile(r"\$+\{\w+:?[-=]"), "$"),
     ]
     if programs:
-        out.append((re.compile(rf"\$+[({{]?\s*(?:{'|'.join(sorted(programs))})\b"), "$"))
+        named = "|".join(sorted(programs))
+        out.append((re.compile(rf"\$+[({{]?\s*(?:call\s+)?(?:{named})\b"), "$"))
     return out
 
 
@@ -388,7 +389,8 @@ def _steers(line: str, i: int, every: _Lines) -> bool:
     (through other variables' assignments, a few levels)."""
     from rtlopt.check._conditionals import CONDITIONAL
 
-    if _sets(line) or (every.sets(i) and (CONDITIONAL.match(line) or _META.search(line))):
+    condition = CONDITIONAL.match(line) or _CI_CONDITION.match(line)
+    if _sets(line) or (every.sets(i) and (condition or _META.search(line))):
         return True
     # `if:` assigns nothing, nor a CI step's key (`run: make "$GIT_BRANCH"` runs a command)
     assigns = "" if CONDITIONAL.match(line) or _STEP_KEY.match(line) else _assigned_name(line)
@@ -396,6 +398,8 @@ def _steers(line: str, i: int, every: _Lines) -> bool:
     return _read_by_choice(names, every)
 
 
+#: a CI job's or step's condition key besides ``if:`` (Azure's ``condition:``)
+_CI_CONDITION = re.compile(r"^\s*(?:-\s+)?(?:condition|conditions)\s*:")
 #: a CI step's key holding a command or a name, no variable (GitHub, GitLab, Azure, Buildkite)
 _STEP_KEY = re.compile(
     r"^\s*(?:-\s+)?(?:run|script|before_script|after_script|command|commands|cmd|name|if|uses"

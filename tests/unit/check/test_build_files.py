@@ -160,6 +160,15 @@ _CHOOSE = "ifneq ($(findstring fast,$(S)),)\nDEFS += -DFAST\nendif\nsim:\n\tiver
             )
         ],
         ("S := $(CIRCLE_TAG)\n" + _CHOOSE, 1),
+        ("S := $(GIT_BRANCH:origin/%=%)\n" + _CHOOSE, 1),
+        ("S := $(shell printenv BUILDKITE_MESSAGE)\n" + _CHOOSE, 1),
+        ("vcs = git\nS := $(shell $(call vcs) log -1)\n" + _CHOOSE, 2),
+        ("      - if: contains(github['ref_name'], 'fast')\n        run: iverilog -DFAST m.v\n", 1),
+        (
+            "- script: iverilog -DFAST m.v\n"
+            "  condition: eq(variables['Build.SourceBranchName'], 'fast')\n",
+            2,
+        ),
         ('sim:\n\tif [ "$$BUILDKITE_MESSAGE" = fast ]; then iverilog -DF m.v; fi\n', 2),
         ("      - if: contains(github.ref_name, 'fast')\n        run: iverilog -DFAST m.v\n", 1),
         ("      - if: endsWith(github.ref, 'fast')\n        run: iverilog -DFAST m.v\n", 1),
