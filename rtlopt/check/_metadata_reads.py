@@ -193,8 +193,10 @@ _FIRST_WORD = re.compile(
 )
 #: a shell's assignment anywhere on a line (``G=git; $G log``, ``GIT=hg make``)
 _SHELL_SET = re.compile(r"(?<![\w$.\-])([A-Za-z_]\w*)=(?!=)(\S*)")
-#: a variable a loop sets (``for tag in``, ``$(foreach ref,``, Tcl's ``foreach tag``)
-_LOOP = re.compile(r"\bfor(?:each)?\s+\(?\s*\$?([A-Za-z_]\w*)\s*(?:,|\bin\b|\s)")
+#: a shell's alias or function and what it runs (``alias g=git``, ``g() { git "$@"; }``)
+_COMMAND_NAME = re.compile(
+    r"""\balias\s+([A-Za-z_][\w-]*)=["']?([^\n"';]*)|\b([A-Za-z_][\w-]*)\s*\(\)\s*\{\s*([^\n;}]*)"""
+)
 
 
 #: a program's word as a word (the quick look for the variables naming one)
@@ -239,6 +241,7 @@ class _Variables:
 
     def __init__(self, texts: list[str]) -> None:
         self.given = _Given(texts)
+        self._command: re.Pattern[str] | None = None
         self.programs: set[str] = set()
         self.words = [_program_words(text) for text in texts]
         look: re.Pattern[str] | None = None
@@ -255,6 +258,17 @@ class _Variables:
             self.programs |= found
             look = re.compile(rf"\$+[({{]?\s*(?:call\s+)?(?:{'|'.join(sorted(found))})\b")
         self._quick = _quick(self.programs)
+        commands = {
+            m.group(1) or m.group(3)
+            for text in texts
+            if "alias" in text or "()" in text
+            for m in _COMMAND_NAME.finditer(text)
+            if _FIRST_WORD.match(self.expand(m.group(2) or m.group(4) or ""))
+        }
+        if commands:
+            named = "|".join(sorted(commands))
+            self._command = re.compile(rf"(?:^|(?<=[\s;|&(`]))(?:{named})(?=\s)", re.M)
+            self._quick.append((self._command, ""))
 
     def candidates(self, i: int, text: str) -> set[int]:
         """The indexes of ``text``'s lines (:func:`_lines`) that may read metadata: one of
@@ -274,7 +288,11 @@ class _Variables:
 
     def expand(self, line: str) -> str:
         """``line`` with each reference to a program's variable (or a default naming one:
-        ``${GIT:-git}``; ``$(call vcs)``) read as the program's word."""
+        ``${GIT:-git}``; ``$(call vcs)``), or a shell's alias or function running one used as
+        a command (``alias g=git``, ``g() { git "$@"; }``: ``g log``), read as the program's
+        word."""
+        if self._command is not None:
+            line = self._command.sub(" git ", line)
         if "$" not in line:
             return line
 

@@ -163,6 +163,8 @@ _CHOOSE = "ifneq ($(findstring fast,$(S)),)\nDEFS += -DFAST\nendif\nsim:\n\tiver
         ("S := $(GIT_BRANCH:origin/%=%)\n" + _CHOOSE, 1),
         ("S := $(shell printenv BUILDKITE_MESSAGE)\n" + _CHOOSE, 1),
         ("vcs = git\nS := $(shell $(call vcs) log -1)\n" + _CHOOSE, 2),
+        ("alias g=git\nif g log -1 | grep -q fast; then iverilog -DFAST m.v; fi\n", 2),
+        ('g() { git "$@"; }\nif g log -1 | grep -q fast; then iverilog -DFAST m.v; fi\n', 2),
         ("      - if: contains(github['ref_name'], 'fast')\n        run: iverilog -DFAST m.v\n", 1),
         (
             "- script: iverilog -DFAST m.v\n"
