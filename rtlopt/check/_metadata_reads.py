@@ -9,24 +9,51 @@ line). The gate cannot tell what the build reads there; so, unless the configura
 trusted, every commit is a finding where a build text reads that metadata on a line that
 chooses or sets something of the build: a conditional line, a line running a Verilog tool or
 passing a define, or an assignment of a variable that a setting line or a conditional reads
-(:mod:`rtlopt.check._setting_variables`). The branch a pull request comes from counts as CI
-services give it (``GITHUB_HEAD_REF``, ``CI_COMMIT_BRANCH``, ...); git's own branch readings
-(``rev-parse --abbrev-ref``) do not: a CI job checks a pull request out detached (ibex's dvsim
-names its report folders so). Readings of a hash (``git rev-parse HEAD``, a ``GIT_COMMIT``
-variable) and git commands that fetch or change a tree (``clone``, ``checkout``,
-``submodule``) are no metadata a commit's author writes; a reading on a line that only runs a
-linter or prints is no choice of the build.
+(:mod:`rtlopt.check._setting_variables`).
+
+Metadata is read by class, not by a list of spellings:
+
+- the version-control and forge programs and libraries as one set (git, hub, hg, sl, jj, gh,
+  glab, tea, svn, ...; GitPython, pygit2, dulwich, nodegit, isomorphic-git, a forge's web
+  API), run at a recipe's start after Make's ``@ - +`` prefixes, by a path, or through a
+  variable naming the program on another line, to any depth (``VCS := git``, ``GIT ?= git``,
+  ``A = $(B)``, ``${GIT:-git}``, ``$(shell which hg)``);
+- a CI service's variable by what its name says (a part naming a branch, a commit, its
+  message, subject or hash, a tag, a ref, a pull or merge request, an event, a change:
+  ``BUILDKITE_MESSAGE``, Jenkins's ``GIT_BRANCH``, ``BUILD_SOURCEBRANCHNAME``), read by its
+  ``$`` form in upper case (a service's names are; a lower-case ``$branch_target`` is a
+  script's own) or from the environment by name, and not set by the build texts themselves;
+- a workflow's expression on the event (``github.ref_name``, ``github.event.*``).
+
+Not metadata: git's own branch readings (``rev-parse --abbrev-ref``: a CI job checks a pull
+request out detached; ibex's dvsim names its report folders so), git readings of a hash
+(``git rev-parse HEAD``) and git commands that fetch or change a tree (``clone``,
+``checkout``, ``submodule``); the branch a pull request goes into (``GITHUB_BASE_REF``,
+``github.event.pull_request.base.sha``): it is the same for the base's build and the
+change's. A reading on a line that only runs a linter or prints is no choice of the build.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Container
 from pathlib import Path
+
+from rtlopt.check._setting_variables import _ASSIGN
 
 __all__ = ["metadata_findings", "metadata_steering"]
 
-#: git as a command: a shell's word, a quoted argument vector's item, a variable's value
-_GIT_WORD = re.compile(r"""(?:^|(?<=[\s;|&(`{=\[,"'/\\]))git(?:\.exe)?(?=[\s"',;)\]}]|$)""")
+#: the version-control and forge programs (one set: what they print of a commit, a branch, a
+#: pull request is the author's): git and its wrappers (hub), Mercurial and Sapling, Jujutsu,
+#: the forges' CLIs (gh, glab, tea), Subversion, Bazaar, Fossil, Darcs, Pijul, Perforce
+_PROGRAM_NAMES = r"git|hub|hg|sl|jj|gh|glab|tea|svn|bzr|brz|fossil|darcs|pijul|p4|cvs"
+#: one of them as a command: a shell's word (after Make's ``@ - +`` recipe prefixes), a quoted
+#: argument vector's item, a variable's value, a path's last part
+_GIT_WORD = re.compile(
+    rf"""(?:^[ \t]*[@+\-]*|(?<=[\s;|&(`{{=\[,"'/\\]))(?P<prog>{_PROGRAM_NAMES})(?:\.exe)?"""
+    r"""(?=[\s"',;)\]}]|$)"""
+)
 #: an option of git's own before its command, with the argument it takes
 _GIT_OPTION = re.compile(
     r"""["']?\s*,?\s*["']?(?:-[Cc]["',]*\s*,?\s*["']?[^\s"',]+|--[\w-]+(?:=[^\s"',]+)?|-\w)"""
@@ -37,19 +64,84 @@ _GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
 _NO_METADATA = frozenset(
     "clone checkout switch restore submodule fetch pull push init apply am add commit rm mv "
     "config rev-parse lfs clean reset remote ls-remote merge-base status stash worktree gc "
-    "ls-files ls-tree hash-object update-index write-tree archive version help".split()
+    "ls-files ls-tree hash-object update-index write-tree archive version help update up co "
+    "export sync auth".split()
 )
-#: metadata readers besides git commands: git's files, git libraries, the CI services'
-#: message, title, branch and event variables (not a hash, a number or the event's name)
+#: metadata readers besides the programs: git's files, the VCS libraries, a forge's web API, a
+#: workflow's expression on the event (``github.ref_name``; not the repository, the run, the
+#: runner's paths or the event's name, nor the branch a pull request goes into and its number:
+#: the target is the same for the base's build and the change's), the CI services' event
+#: payloads and commit lists
 _META = re.compile(
     r"\.git/(?!hooks\b)|\bimport\s+git\b|\bfrom\s+git\b|\bpygit2\b|\bdulwich\b|\bGitPython\b"
-    r"|github\.event(?!_name\b|\.pull_request\.(?:number|base\.|head\.sha)|\.\w*\.?sha\b)"
-    r"|GITHUB_EVENT_PATH|toJSON\(\s*github|github\.head_ref|GITHUB_HEAD_REF"
-    r"|\w*COMMIT_(?:MESSAGE|TITLE|DESCRIPTION|MSG|BRANCH|REF_NAME)\b|CI_MERGE_REQUEST_\w+"
-    r"|SOURCEVERSIONMESSAGE|\bBRANCH_NAME\b|SYSTEM_PULLREQUEST_SOURCEBRANCH|CHANGE_TITLE"
-    r"|TRAVIS_PULL_REQUEST_BRANCH|BITBUCKET_BRANCH|head_commit|commits\[",
+    r"|\bnodegit\b|isomorphic-git|simple-git|\bgo-git\b|\blibgit2|\bgit2\b|\bRugged\b|hglib"
+    r"|\bjgit\b|\bgitoxide\b|\bgix\b|\bpydriller\b|\bpygithub\b|\bimport\s+github\b|octokit"
+    r"|python-gitlab|\bimport\s+gitlab\b|api\.github\.com|/api/v4/projects"
+    r"|(?<![\w./-])(?:github|gitea|forgejo)\.(?!(?:com|io|workspace|repository\w*|run_\w+|"
+    r"server_url|api_url|graphql_url|token|action\w*|job|workflow|env|path|retention_days|"
+    r"event_name|secret_source|base_ref|event\.pull_request\.(?:base\.\w+|number))\b)[A-Za-z_]"
+    r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\[",
     re.M,
 )
+#: a CI service's metadata variable by what its name says: a part naming a branch, a commit,
+#: its message, subject or hash, a tag, a ref, a pull or merge request, an event, a change
+_NAME_WORDS = re.compile(
+    r"BRANCH|COMMIT|MESSAGE|TITLE|PULL|MERGE|SUBJECT|EVENT|SOURCEVERSION|AUTHOR"
+)
+_NAME_PARTS = re.compile(
+    r"(?:MSG|TAGS?|TAGNAME|REFS?|REFNAME|PRS?|HEAD|HEADREF|SHA1?|SHORTSHA|CHANGES?|DESCRIPTION"
+    r"|LABELS?)"
+)
+#: a variable's read by its ``$`` form (``$(N)``, Azure's ``$(Build.SourceBranchName)``,
+#: ``${N}``, ``$N``, ``%N%``) or a Make ``ifdef N``: a CI service's names are upper case
+#: (Azure's dotted ones aside); a lower-case one is a script's own (``$branch_target``)
+_UPPER = r"[A-Z_][A-Z0-9_]*\b(?!\.)|[A-Za-z_]\w*(?:\.\w+)+"
+_DOLLAR_READ = re.compile(
+    rf"\$+(?:\(\s*(?:value\s+|origin\s+)?({_UPPER})\s*[:)]|\{{\s*({_UPPER})|({_UPPER}))"
+)
+_OTHER_READ = re.compile(r"%([A-Z_][A-Z0-9_]*)%|ifn?def\s+([A-Z_][A-Z0-9_]*)\b")
+#: a variable read from the environment by name, in any case: ``env.N``, ``$env:N``,
+#: ``getenv("N")``, ``environ["N"]``, ``$ENV{N}``, ``$::env(N)``, Azure's ``variables['N']``
+_ENV_READ = re.compile(
+    r"(?:env|ENV|Env)(?:\.|:|\[\s*[\"']|\(\s*|\{\s*[\"']?)([A-Za-z_]\w*)"
+    r"|(?:getenv|GETENV|Getenv)\(\s*[\"']([A-Za-z_]\w*)"
+    r"|printenv\s+([A-Za-z_]\w*)|environ(?:\.get\(|\[)\s*[\"']([A-Za-z_]\w*)|variables(?:\.|\[\s*[\"'])([A-Za-z_][\w.]*)"
+)
+
+
+_TARGET = re.compile(r"(?:^|[_.])(?:BASE|TARGET)|TARGETBRANCH")
+#: each read's pattern with the strings a text holds for it to match
+_READS = (
+    (_DOLLAR_READ, ("$",)),
+    (_OTHER_READ, ("%", "ifdef", "ifndef")),
+    (_ENV_READ, ("env", "ENV", "Env", "variables")),
+)
+
+
+def _metadata_name(name: str) -> bool:
+    """Whether a variable's name says it holds a commit's metadata (``BUILDKITE_MESSAGE``,
+    ``GIT_BRANCH``, ``BUILD_SOURCEBRANCHNAME``, ``CI_COMMIT_TAG``, ``GITHUB_REF``); not the
+    branch a pull request goes into (``GITHUB_BASE_REF``, ``CHANGE_TARGET``,
+    ``SYSTEM_PULLREQUEST_TARGETBRANCH``): the same for the base's build and the change's."""
+    upper = name.upper()
+    if _TARGET.search(upper):
+        return False
+    return bool(_NAME_WORDS.search(upper)) or any(
+        _NAME_PARTS.fullmatch(part) for part in re.split(r"[_.]", upper)
+    )
+
+
+def _ci_name(m: re.Match[str], given: Container[str]) -> bool:
+    """Whether a read (of :data:`_DOLLAR_READ` or :data:`_ENV_READ`) is of a metadata
+    variable (:func:`_metadata_name`) the build texts do not set themselves (``given``: set by
+    ``=``/``:=``, a loop's variable), so the CI service running the build gives it."""
+    name = next(g for g in m.groups() if g)
+    return _metadata_name(name) and name not in given
+
+
+def _ci_reads(line: str, given: Container[str]) -> bool:
+    """Whether ``line`` reads a CI service's metadata variable (:func:`_ci_name`)."""
+    return any(_ci_name(m, given) for r, _ in _READS for m in r.finditer(line))
 
 
 _METADATA_NAMES = (
@@ -59,18 +151,15 @@ _METADATA_NAMES = (
 #: a metadata command anywhere after git on its line
 _METADATA_COMMAND = re.compile(rf"(?<![\w-])(?:{_METADATA_NAMES})(?![\w-])")
 #: a metadata command run through a variable holding git (``$G log``, ``$(GIT) show``)
-_THROUGH_VARIABLE = re.compile(
-    r"\$+[({]?\w+[)}]?\s+(?:-\S+\s+)*(?:log|show|reflog|for-each-ref|diff[\w-]*|whatchanged|"
-    r"shortlog|cat-file|rev-list|describe|name-rev|notes|interpret-trailers|format-patch|"
-    r"branch|tag|symbolic-ref|blame)\b"
-)
+_THROUGH_VARIABLE = re.compile(rf"\$+[({{]?\w+[)}}]?\s+(?:-\S+\s+)*(?:{_METADATA_NAMES})\b")
 
 
-def _reads_metadata(line: str) -> bool:
-    """Whether ``line`` runs git for metadata (a command outside :data:`_NO_METADATA`, or git
-    with no command after it: a variable's value, ``G=git; $G log``) or reads another
-    metadata source (:data:`_META`)."""
-    if _META.search(line):
+def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
+    """Whether ``line`` runs a VCS or forge program for metadata (a command outside
+    :data:`_NO_METADATA`, or git with no command after it: a variable's value, ``G=git; $G
+    log``), reads another metadata source (:data:`_META`) or a CI service's metadata
+    variable (:func:`_ci_reads`)."""
+    if _META.search(line) or _ci_reads(line, given):
         return True
     for m in _GIT_WORD.finditer(line):
         at = m.end()
@@ -79,24 +168,196 @@ def _reads_metadata(line: str) -> bool:
         cmd = _GIT_COMMAND.match(line, at)
         if cmd is not None and cmd.group(1) not in _NO_METADATA:
             return True
-        if cmd is None and _THROUGH_VARIABLE.search(line, at):
-            return True  # G=git; $G log
-        if cmd is None and _METADATA_COMMAND.search(line, at):
-            return True  # an option's value read as no command: git --git-dir .git log
+        if cmd is None and m.group("prog") == "git" and _after_git(line, at):
+            return True
     return _THROUGH_VARIABLE.search(line) is not None and "GIT" in line.upper()
 
 
+def _after_git(line: str, at: int) -> bool:
+    """Whether git's word with no command after it is read as running one later on its
+    line: ``G=git; $G log``, an option's value read as no command (``--git-dir .git log``)."""
+    return bool(_THROUGH_VARIABLE.search(line, at) or _METADATA_COMMAND.search(line, at))
+
+
 _LEVELS = 6
-#: a quick look for the words of ``_META`` before it is tried on a line
-_WORDS = re.compile(
-    r"git|Git|COMMIT_|SOURCEVERSION|SOURCEBRANCH|MERGE_REQUEST|HEAD_REF|head_ref|_BRANCH|BRANCH_"
-    r"|GITHUB_|github\.|CHANGE_TITLE|head_commit|commits\["
+#: a variable's reference (``$(G)``, ``${G}``, ``$G``, ``$$G``, ``${G:-git}``)
+_REFERENCE = re.compile(
+    r"\$+(?:\(\s*(?:call\s+)?([A-Za-z_]\w*)\s*[,)]|\{\s*([A-Za-z_]\w*)\s*(?::?[-=?+]([^}]*))?\}"
+    r"|([A-Za-z_]\w*))"
 )
+#: a value naming a program by its first word: a path's last part, after ``$(shell which``
+_FIRST_WORD = re.compile(
+    r"""\s*["'`]?(?:(?:\$\(shell\s+|\$\(|`)?(?:which|command\s+-v|type\s+-p)\s+"""
+    r"""|(?:env|exec)\s+)?"""
+    rf"""(?:[\w.~/\\-]*[/\\])?(?:{_PROGRAM_NAMES})(?:\.exe)?(?=[\s"'`)]|$)"""
+)
+#: a shell's assignment anywhere on a line (``G=git; $G log``, ``GIT=hg make``)
+_SHELL_SET = re.compile(r"(?<![\w$.\-])([A-Za-z_]\w*)=(?!=)(\S*)")
+#: a shell's alias or function and what it runs (``alias g=git``, ``g() { git "$@"; }``)
+_COMMAND_NAME = re.compile(
+    r"""\balias\s+([A-Za-z_][\w-]*)=["']?([^\n"';]*)|\b([A-Za-z_][\w-]*)\s*\(\)\s*\{\s*([^\n;}]*)"""
+)
+
+
+#: a program's word as a word (the quick look for the variables naming one)
+_PROGRAM_WORD = re.compile(rf"(?:{_PROGRAM_NAMES})\b")  # no \b before: a slow search
+
+
+def _program_words(text: str) -> list[int]:
+    """Where ``text`` holds a program's word as a word (:data:`_PROGRAM_WORD`)."""
+    return [
+        m.start()
+        for m in _PROGRAM_WORD.finditer(text)
+        if not m.start() or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+    ]
+
+
+class _Given:
+    """The variables the build texts set themselves (``=``, ``:=``, a YAML key, ``set N``, a
+    loop's variable; not ``?=`` nor ``+=``, which keep the environment's value), looked up by
+    name on demand."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self._known: dict[str, bool] = {}
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        if name not in self._known:
+            n = re.escape(name)
+            sets = re.compile(
+                rf"(?<![\w$.\-]){n}[\"']?\s*(?:::=|:=|!=|=(?!=)|:(?=\s|$))"
+                rf"|\bfor(?:each)?\s+\(?\s*\$?{n}\b|\bset\s+{n}\b",
+                re.M,
+            )
+            self._known[name] = any(name in t and sets.search(t) for t in self.texts)
+        return self._known[name]
+
+
+class _Variables:
+    """The build texts' variables: those holding a VCS or forge program (read through other
+    variables, to any depth), and those the texts set themselves (:class:`_Given`)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.given = _Given(texts)
+        self._command: re.Pattern[str] | None = None
+        self.programs: set[str] = set()
+        self.words = [_program_words(text) for text in texts]
+        look: re.Pattern[str] | None = None
+        for _ in range(_LEVELS):
+            found = {
+                name
+                for i, text in enumerate(texts)
+                for at in (self.words[i] if look is None else _starts(look, text, "$"))
+                for name, value in _assignments(_line_at(text, at))
+                if name not in self.programs and _FIRST_WORD.match(self.expand(value))
+            }
+            if not found:
+                break
+            self.programs |= found
+            look = re.compile(rf"\$+[({{]?\s*(?:call\s+)?(?:{'|'.join(sorted(found))})\b")
+        self._quick = _quick(self.programs)
+        commands = {
+            m.group(1) or m.group(3)
+            for text in texts
+            if "alias" in text or "()" in text
+            for m in _COMMAND_NAME.finditer(text)
+            if _FIRST_WORD.match(self.expand(m.group(2) or m.group(4) or ""))
+        }
+        if commands:
+            named = "|".join(sorted(commands))
+            self._command = re.compile(rf"(?:^|(?<=[\s;|&(`]))(?:{named})(?=\s)", re.M)
+            self._quick.append((self._command, ""))
+
+    def candidates(self, i: int, text: str) -> set[int]:
+        """The indexes of ``text``'s lines (:func:`_lines`) that may read metadata: one of
+        the quick look's words, a metadata variable read, a program's variable."""
+        at = self.words[i] + [k for r, needle in self._quick for k in _starts(r, text, needle)]
+        at += [
+            m.start()
+            for r, needles in _READS
+            if any(n in text for n in needles)
+            for m in r.finditer(text)
+            if _ci_name(m, self.given)
+        ]
+        if not at:
+            return set()
+        ends = [m.start() for m in re.finditer("\n", text)]
+        return {bisect.bisect_left(ends, k) for k in at}
+
+    def expand(self, line: str) -> str:
+        """``line`` with each reference to a program's variable (or a default naming one:
+        ``${GIT:-git}``; ``$(call vcs)``), or a shell's alias or function running one used as
+        a command (``alias g=git``, ``g() { git "$@"; }``: ``g log``), read as the program's
+        word."""
+        if self._command is not None:
+            line = self._command.sub(" git ", line)
+        if "$" not in line:
+            return line
+
+        def word(m: re.Match[str]) -> str:
+            name = m.group(1) or m.group(2) or m.group(4)
+            default = m.group(3)
+            if name in self.programs or (default and _FIRST_WORD.match(self.expand(default))):
+                return " git "
+            return m.group(0)
+
+        return _REFERENCE.sub(word, line)
+
+
 _DEFINE = re.compile(r"(?:^|[\s\"'=])(?:-D\s*[A-Za-z_]|\+define\+)|GITHUB_ENV")
 
 
+def _joined(text: str) -> str:
+    """``text`` with each continued line joined to the next (one line of a recipe)."""
+    return re.sub(r"\\\r?\n", " ", text)
+
+
 def _lines(text: str) -> list[str]:
-    return re.sub(r"\\\r?\n", " ", text).split("\n")
+    return _joined(text).split("\n")
+
+
+def _line_at(text: str, at: int) -> str:
+    return text[text.rfind("\n", 0, at) + 1 : (text.find("\n", at) + 1 or len(text) + 1) - 1]
+
+
+def _assignments(line: str) -> list[tuple[str, str]]:
+    """``(name, value)`` of each assignment of ``line``: at its start (``VCS := git``,
+    ``G = "git"``, ``set G git``), a shell's anywhere (``G=git; $G log``)."""
+    out = [(k.group(1), k.group(2)) for k in _SHELL_SET.finditer(line)]
+    m = _ASSIGN.match(line)
+    if m is not None:
+        name = (m.group("tcl") or m.group("cmake") or m.group("plain")).split(".")[-1]
+        out.append((name, line[m.end() :]))
+    return out
+
+
+def _starts(pattern: re.Pattern[str], text: str, needle: str) -> list[int]:
+    """Where ``pattern`` matches in ``text``, searched only where ``text`` holds ``needle``."""
+    return [m.start() for m in pattern.finditer(text)] if needle in text else []
+
+
+def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
+    """A quick look for lines that may read metadata, besides a program's word: a metadata
+    source's word, a command through a variable, a reference to a variable naming a program or
+    a default naming one (each a plain pattern: a long alternation is slow on a large tree;
+    each with a string a text holds for it to match)."""
+    out = [
+        (
+            re.compile(
+                r"git|dulwich|GitPython|Rugged|octokit|gix|api/v4|head_commit|commits\[|forgejo"
+                r"|GITHUB_EVENT_PATH|pydriller"
+            ),
+            "",
+        ),
+        (_THROUGH_VARIABLE, "$"),
+        (re.compile(r"\$+\{\w+:?[-=]"), "$"),
+    ]
+    if programs:
+        named = "|".join(sorted(programs))
+        out.append((re.compile(rf"\$+[({{]?\s*(?:call\s+)?(?:{named})\b"), "$"))
+    return out
 
 
 def metadata_steering(
@@ -104,17 +365,19 @@ def metadata_steering(
 ) -> list[tuple[str, int, str]]:
     """``(path, line, text)`` of each line of ``tree``'s build texts (``read``: those already
     read) that reads the commit's metadata where it chooses or sets something of the build
-    (the module docstring)."""
+    (the module docstring); a program is read through the variables naming it
+    (:class:`_Variables`)."""
     from rtlopt.check._build_texts import build_texts
 
     texts = list(build_texts(tree)) if read is None else read
-    hits = [
-        (i, n, ln)
-        for i, (_, text) in enumerate(texts)
-        if _WORDS.search(text)
-        for n, ln in enumerate(_lines(text), 1)
-        if _WORDS.search(ln) and _reads_metadata(ln)
-    ]
+    joined = [_joined(text) for _, text in texts]
+    names = _Variables(joined)
+    hits = []
+    for i, text in enumerate(joined):
+        lines = text.split("\n")
+        for k in sorted(names.candidates(i, text)):
+            if _reads_metadata(names.expand(lines[k]), names.given):
+                hits.append((i, k + 1, lines[k]))
     if not hits:
         return []
     every = _Lines(texts)
@@ -144,11 +407,22 @@ def _steers(line: str, i: int, every: _Lines) -> bool:
     (through other variables' assignments, a few levels)."""
     from rtlopt.check._conditionals import CONDITIONAL
 
-    if _sets(line) or (every.sets(i) and (CONDITIONAL.match(line) or _META.search(line))):
+    condition = CONDITIONAL.match(line) or _CI_CONDITION.match(line)
+    if _sets(line) or (every.sets(i) and (condition or _META.search(line))):
         return True
-    assigns = "" if CONDITIONAL.match(line) else _assigned_name(line)  # `if:` assigns nothing
+    # `if:` assigns nothing, nor a CI step's key (`run: make "$GIT_BRANCH"` runs a command)
+    assigns = "" if CONDITIONAL.match(line) or _STEP_KEY.match(line) else _assigned_name(line)
     names = [n for n in (assigns, *_WRITES.findall(line)) if n]
     return _read_by_choice(names, every)
+
+
+#: a CI job's or step's condition key besides ``if:`` (Azure's ``condition:``)
+_CI_CONDITION = re.compile(r"^\s*(?:-\s+)?(?:condition|conditions)\s*:")
+#: a CI step's key holding a command or a name, no variable (GitHub, GitLab, Azure, Buildkite)
+_STEP_KEY = re.compile(
+    r"^\s*(?:-\s+)?(?:run|script|before_script|after_script|command|commands|cmd|name|if|uses"
+    r"|with|shell|args|entrypoint|bash|pwsh|powershell|displayName|label)\s*:"
+)
 
 
 def _assigned_name(line: str) -> str:

@@ -80,3 +80,40 @@ def test_a_build_steered_by_the_commits_message_makes_every_commit_a_finding(
     assert code == 1 and "the commit's own metadata" in said and "line 2" in said, said
     r = run_rtlopt(repo, "check", "--no-ppa", "--json", "--trust-config")
     assert r.returncode == 0, r.stdout[-800:]
+
+
+_FAST = "ifneq ($(findstring fast,$(S)),)\nDEFS += -DFAST_INV\nendif\n"
+_SIM = "sim:\n\tiverilog $(DEFS) -o sim inv.v\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "line"),
+    [
+        # git named by a variable assigned on another line (Make's and the shell's forms)
+        ("VCS := git\nS := $(shell $(VCS) log -1 --format=%s)\n" + _FAST + _SIM, 2),
+        ("GIT ?= git\nS := $(shell $(GIT) log -1 --format=%s)\n" + _FAST + _SIM, 2),
+        ("S := $(shell $${GIT:-git} log -1 --format=%s)\n" + _FAST + _SIM, 1),
+        # a recipe prefix before git
+        (
+            "sim:\n\t@git log -1 --format=%s > subject.txt\n\t@if grep -q fast subject.txt;"
+            " then D=-DFAST_INV; fi; iverilog $$D -o sim inv.v\n",
+            2,
+        ),
+        # a CI service's metadata variable the rule names by its parts
+        (_FAST.replace("$(S)", "$(BUILDKITE_MESSAGE)") + _SIM, 1),
+        (_FAST.replace("$(S)", "$(GIT_BRANCH)") + _SIM, 1),
+        # a forge's CLI
+        ("S := $(shell gh pr view --json title --jq .title)\n" + _FAST + _SIM, 1),
+    ],
+)
+def test_a_build_steered_by_metadata_through_variables_ci_names_or_forge_clis_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: str, line: int
+) -> None:
+    """Round 83: a commit changing only a README beside a build choosing ``-DFAST_INV`` by
+    the commit's subject, branch or pull request title is a finding, read through a variable
+    naming git, after a recipe prefix, from a CI variable or a forge's CLI."""
+    repo = tmp_path / "repo"
+    base = {"rtlopt.toml": TOML, "files.f": "inv.v\n", "inv.v": INV, "Makefile": make}
+    committed_repo(repo, {**base, "README.md": "inv\n"}, monkeypatch, tmp_path / "c")
+    code, said = _check(repo, {"README.md": "inv\n\nmake it fast\n"})
+    assert code == 1 and "the commit's own metadata" in said and f"line {line} " in said, said

@@ -112,6 +112,110 @@ def test_git_readings_that_choose_nothing_are_no_finding(tmp_path: Path, text: s
     assert metadata_steering(tmp_path) == []
 
 
+_CHOOSE = "ifneq ($(findstring fast,$(S)),)\nDEFS += -DFAST\nendif\nsim:\n\tiverilog $(DEFS) m.v\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # a program named by a variable assigned on another line, any depth, any operator
+        ("VCS := git\nS := $(shell $(VCS) log -1 --format=%s)\n" + _CHOOSE, 2),
+        ("GIT ?= git\nS := $(shell $(GIT) log -1 --format=%s)\n" + _CHOOSE, 2),
+        ("A = /usr/bin/git\nB := $(A)\nC += $(B)\nS := $(shell $(C) log -1)\n" + _CHOOSE, 4),
+        ("S := $(shell $${GIT:-git} log -1 --format=%s)\n" + _CHOOSE, 1),
+        ("HG := $(shell which hg)\nS := $(shell $(HG) log -l 1)\n" + _CHOOSE, 2),
+        # Make's recipe prefixes before the command
+        (
+            "sim:\n\t@git log -1 --format=%s > s.txt\n\tiverilog $$(grep -q f s.txt && echo -DF) m.v\n",
+            2,
+        ),
+        (
+            "sim:\n\t-git log -1 --format=%s > s.txt\n\tiverilog $$(grep -q f s.txt && echo -DF) m.v\n",
+            2,
+        ),
+        (
+            "sim:\n\t+git log -1 --format=%s > s.txt\n\tiverilog $$(grep -q f s.txt && echo -DF) m.v\n",
+            2,
+        ),
+        # CI services' metadata variables by what their names say
+        *[
+            (
+                f"ifneq ($(findstring fast,$({v})),)\nDEFS += -DFAST\nendif\nsim:\n\tiverilog $(DEFS) m.v\n",
+                1,
+            )
+            for v in (
+                "BUILDKITE_MESSAGE",
+                "GIT_BRANCH",
+                "CIRCLE_BRANCH",
+                "GITHUB_REF",
+                "GITHUB_REF_NAME",
+                "CHANGE_BRANCH",
+                "BUILD_SOURCEBRANCHNAME",
+                "SEMAPHORE_GIT_BRANCH",
+                "DRONE_SOURCE_BRANCH",
+                "BUILDKITE_BRANCH",
+                "CI_COMMIT_TAG",
+                "SOME_CI_PR_TITLE",
+                "Build.SourceBranchName",
+            )
+        ],
+        ("S := $(CIRCLE_TAG)\n" + _CHOOSE, 1),
+        ("S := $(GIT_BRANCH:origin/%=%)\n" + _CHOOSE, 1),
+        ("S := $(shell printenv BUILDKITE_MESSAGE)\n" + _CHOOSE, 1),
+        ("vcs = git\nS := $(shell $(call vcs) log -1)\n" + _CHOOSE, 2),
+        ("alias g=git\nif g log -1 | grep -q fast; then iverilog -DFAST m.v; fi\n", 2),
+        ('g() { git "$@"; }\nif g log -1 | grep -q fast; then iverilog -DFAST m.v; fi\n', 2),
+        ("      - if: contains(github['ref_name'], 'fast')\n        run: iverilog -DFAST m.v\n", 1),
+        (
+            "- script: iverilog -DFAST m.v\n"
+            "  condition: eq(variables['Build.SourceBranchName'], 'fast')\n",
+            2,
+        ),
+        ('sim:\n\tif [ "$$BUILDKITE_MESSAGE" = fast ]; then iverilog -DF m.v; fi\n', 2),
+        ("      - if: contains(github.ref_name, 'fast')\n        run: iverilog -DFAST m.v\n", 1),
+        ("      - if: endsWith(github.ref, 'fast')\n        run: iverilog -DFAST m.v\n", 1),
+        # VCS and forge programs and libraries as one set
+        ("S := $(shell gh pr view --json title --jq .title)\n" + _CHOOSE, 1),
+        ("S := $(shell hub log -1)\n" + _CHOOSE, 1),
+        ("S := $(shell glab mr view -F json)\n" + _CHOOSE, 1),
+        ("S := $(shell jj log -r @ -T description)\n" + _CHOOSE, 1),
+        ("S := $(shell sl log -l 1 -T {desc})\n" + _CHOOSE, 1),
+        ("S := $(shell hg log -l 1 --template {desc})\n" + _CHOOSE, 1),
+        ("S := $(shell node -e \"require('nodegit')\")\n" + _CHOOSE, 1),
+        ("S := $(shell node -e \"require('isomorphic-git')\")\n" + _CHOOSE, 1),
+        ("S := $(shell curl -s https://api.github.com/repos/o/r/commits/x)\n" + _CHOOSE, 1),
+    ],
+)
+def test_metadata_through_variables_prefixes_ci_names_and_forge_programs_is_found(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    """The classes of round 83: a program named by a variable (any depth), Make's recipe
+    prefixes, a CI service's metadata variable by its name, VCS and forge programs."""
+    (tmp_path / "Makefile").write_text(text)
+    assert [at for _, at, _ in metadata_steering(tmp_path)] == [line]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the build's own variables, a hardware "branch", the target branch, a hash read
+        "BRANCH := main\nifeq ($(BRANCH),main)\nDEFS += -DX\nendif\nsim:\n\tiverilog $(DEFS) m.v\n",
+        "if { $lr_synth_branch_target_alu } {\n  yosys -p synth\n}\n",
+        "for tag in a b; do iverilog -D$$tag m.v; done\n",
+        "ifeq ($(GITHUB_BASE_REF),main)\nDEFS += -DX\nendif\nsim:\n\tiverilog $(DEFS) m.v\n",
+        '  - run: ./lint-commits.sh "$GITHUB_BASE_REF"\n  - run: iverilog m.v\n',
+        "GIT := git\nHASH := $(shell $(GIT) rev-parse --short HEAD)\nsim:\n\tiverilog -DH=$(HASH) m.v\n",
+        "REPO := https://github.com/o/r.git\nsim:\n\tiverilog -DX m.v\n",
+        "sim:\n\tls -sl; iverilog -DX m.v\n",
+    ],
+)
+def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
+    tmp_path: Path, text: str
+) -> None:
+    (tmp_path / "Makefile").write_text(text)
+    assert metadata_steering(tmp_path) == []
+
+
 def test_build_checks_make_every_commit_a_finding_where_a_build_reads_the_message(
     tmp_path: Path,
 ) -> None:
