@@ -23,6 +23,17 @@ A computed part of a name (``$(DOC).md``, ``f"{variant}_key.v"``) matches any te
 
 A variable passed on through another (``A = $(OPT)``, ``A = OPT``) is tested when the other
 is, to any depth; a name some line assigns, read bare (a Python name), is read like ``$(OPT)``.
+
+A line where a name, or its existence through ``$(wildcard)``, turns into something other
+than a source tests it: a Make function other than a source list's (``wildcard``, ``sort``,
+``addprefix`` of a folder, ``addsuffix`` of a suffix) -- ``$(patsubst %_key.v,-DFAST,..)``,
+``subst``, ``dir``, ``$(addprefix -D,..)`` --, a substitution reference (``$(K:.v=)``), a
+computed variable name, a shell expansion that edits a value (``${K%.v}``, ``${K:+x}``), a
+flag glued to a value (``-D$(K)``, ``f"-D{k}"``), a Python call other than a list's or a
+runner's (``len``, ``map``, ``.replace``), an operator (``and``, ``in``, ``lambda``).
+Make prerequisites are tested when their rule reads them through an automatic variable
+(``$^ $+ $? $< $| $(^D)``) on a line that is no plain compile line (``$(if $(word 3,$^),
+-DFAST)``, ``./build.sh $^``); such a line outside a recipe tests every rule's.
 """
 
 from __future__ import annotations
@@ -36,6 +47,24 @@ __all__ = ["named_file_findings"]
 
 #: A word of a build text that may name a file (split at quotes, parentheses, operators).
 _TOKEN = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
+#: Calls that pass a list of sources on unchanged (Python's, a CMake's or a Tcl's).
+_CALLS = (
+    "glob",
+    "glob.glob",
+    "sorted",
+    "list",
+    "Path",
+    "os.path.join",
+    "str",
+    "run",
+    "subprocess.run",
+    "subprocess.check_call",
+    "subprocess.call",
+    "subprocess.Popen",
+    "subprocess.check_output",
+    "os.system",
+    "print",
+)
 #: A line that reads a file's existence, its text or its mode, or branches on one.
 _DATA = re.compile(
     r"\$\(\s*(?:shell|if|or|and|filter|filter-out|findstring|file|strip|firstword|lastword|"
@@ -44,7 +73,18 @@ _DATA = re.compile(
     r"|\bhead\b|\btail\b|\bgrep\b|\bsed\b|\bawk\b|\bperl\b|\bpython\d?\b|\bexists?\b"
     r"|\bis_?file\b|\bis_?dir\b|\bopen\b|\bsource\b|\bread\b|\bcp\b|\bmv\b|\bln\b|\bchmod\b"
     r"|\bstat\b|\blistdir\b|\bwalk\b|\bfind\b|\bls\b|\bwc\b|\bdiff\b|\bcmp\b"
-    r"|\$readmem|\$fopen|<|`|&&|\|\||(?:^|\s)-[fFcx]\s",
+    r"|\$readmem|\$fopen|(?<!\$)(?<!\$\()(?<!\$\{)<|\$[({]<(?![DF][)}])|`|&&|\|\||(?:^|\s)-[fFcx]\s"
+    # a name turned into something else: a Make function other than a source list's
+    # (patsubst, subst, dir, a flag's addprefix ...), a substitution reference
+    # ($(K:.v=)), a computed variable name ($(FAST_$(K))), a shell expansion that edits a
+    # value (${K%.v}, ${K:+x}, ${!K}), a flag glued to a value (-D$(K), f"-D{k}", "-D" +),
+    # a Makefile read as such (include), a call or an operator of Python's or a shell's
+    r"|\$[({]\s*(?!(?:wildcard|sort)\s|addprefix\s+[\w.$(){}/-]*/\s*,|addsuffix\s+\.\w+\s*,)"
+    r"[\w-]+\s"
+    r"|\$[({][\w.-]+:[^)}]*=|\$[({][\w.-]*\$|\$\{[#!]|\$\{\w+(?::?[-+=?]|[#%/^,:])"
+    r"|(?:-D|\+define\+|-P)[\w.=]*[$%{]|[\"']-D[\w=]*[\"']\s*\+|^\s*-?s?include\s"
+    r"|\b(?:and|or|not|in|lambda)\b|\b(?:basename|dirname|tr|cut|xargs|expr|set)\b"
+    rf"|(?<![$\w.(])(?!(?:{'|'.join(_CALLS)})\s*\()[A-Za-z_][\w.]*\s*\(",
     re.I,
 )
 #: A compiler or a tool that reads the files of its line as Verilog sources.
@@ -144,10 +184,11 @@ def named_file_findings(
             continue  # git's own files (ignore lists, attributes: their rules judge them)
         lines = [(n, ln) for n, ln in _logical_lines(text) if not ln.lstrip().startswith("#")]
         tested = _tested_variables(lines)
+        rules = _tested_prerequisites(lines)
         for number, line in lines:
             names = _names(line)
             source = _source_line(line) if names else ""
-            if source and _assigned(line) in tested:
+            if source and (_assigned(line) in tested or number in rules):
                 source = ""  # OPT = opt.v, and ifneq ($(wildcard $(OPT)),) tests it
             for rel in targets.keys() - found.keys():
                 hows = {_matches(rel, n) for n in names} - {""}
@@ -194,6 +235,31 @@ def _tested_variables(lines: list[tuple[int, str]]) -> set[str]:
             new = uses(value) - out
             out |= new
             todo.extend(new)
+    return out
+
+
+#: Make's automatic variables of a rule's prerequisites (``$^ $+ $? $< $|``, ``$(^D)``,
+#: ``${<F}``), not a shell's ``$$?``.
+_AUTOMATIC = re.compile(r"(?<!\$)\$(?:[\^+?<|]|[({][\^+?<|][DF]?[)}])")
+
+
+def _tested_prerequisites(lines: list[tuple[int, str]]) -> set[int]:
+    """The (first line) numbers of Make prerequisite lines whose rule reads its prerequisites
+    through an automatic variable on a line that is no plain compile line
+    (``$(if $(word 3,$^),-DFAST)``, ``./build.sh $^``): the rule tests them. Such a line
+    outside a recipe (a variable's value, expanded in any recipe) tests every rule's."""
+    out: set[int] = set()
+    rules: list[int] = []
+    for number, line in lines:
+        recipe = line
+        if not line.startswith("\t") and _PREREQUISITES.match(line) and not _ASSIGN.match(line):
+            rules.append(number)
+            recipe = line.split(";", 1)[1] if ";" in line else ""
+        if not _AUTOMATIC.search(recipe) or _source_line(recipe) == "list":
+            continue
+        if recipe is line and not line.startswith("\t") or not rules:
+            return {n for n, ln in lines if _PREREQUISITES.match(ln)}
+        out.add(rules[-1])
     return out
 
 

@@ -111,3 +111,72 @@ def test_a_file_named_through_another_variable_for_a_test_is_a_finding(text: str
     found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
     assert [rel for rel, _ in found] == ["rtl/opt.v"]
     assert "Makefile names it at line 1" in found[0][1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # round 83 case 07: a name's existence turned into a define by a Make function
+        "DEFS += $(patsubst %_key.v,-DFAST,$(wildcard rtl/opt.v))\nsim:\n\tiverilog $(DEFS) m.v\n",
+        "DEFS += $(subst .v,,$(wildcard rtl/opt.v))\n",
+        "DEFS += $(addprefix -D,$(notdir $(wildcard rtl/opt.v)))\n",
+        "DEFS += $(addsuffix =1,$(wildcard rtl/opt.v))\n",
+        "DEFS += $(dir $(wildcard rtl/opt.v))\n",
+        "DEFS += -D$(wildcard rtl/opt.v)\n",
+        "DEFS += +define+$(wildcard rtl/opt.v)\n",
+        "FAST_rtl/opt.v = -DFAST\nDEFS += $(FAST_$(wildcard rtl/opt.v))\n",
+        "-include rtl/opt.v\n",
+        # a substitution reference ($(VAR:a=b)), a shell expansion that edits a value
+        "K = $(wildcard rtl/opt.v)\nsim:\n\tiverilog $(K:%_key.v=-DFAST) m.v\n",
+        "K = $(wildcard rtl/opt.v)\nsim:\n\tiverilog $(K:.v=) m.v\n",
+        "K=$(ls rtl/opt.v)\niverilog ${K:+-DFAST} m.v\n",
+        "K=rtl/opt.v\niverilog -D${K%.v} m.v\n",
+        # Python and shell forms of the same
+        'defs = ["-DFAST"] * len(glob.glob("rtl/opt.v"))\n',
+        'defs = list(map(lambda p: "-DFAST", glob.glob("rtl/opt.v")))\n',
+        'defs = [p.replace(".v", "") for p in glob.glob("rtl/opt.v")]\n',
+        "DEF=$(basename rtl/opt.v .v)\n",
+        "set(K rtl/opt.v)\nif(EXISTS ${K})\n",
+    ],
+)
+def test_a_name_a_build_turns_into_no_source_is_a_finding(text: str) -> None:
+    """Round 83 case 07 (class): a line where a file's name, or its existence through a
+    wildcard, becomes a define, a flag or a word a function tests is no source list."""
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # round 83 case 12: the recipe tests the prerequisite list through $^
+        "m.vvp: m.v tb.v $(wildcard rtl/opt.v)\n\tiverilog $(if $(word 3,$^),-DFAST) m.v tb.v\n",
+        "m.vvp: m.v $(wildcard rtl/opt.v)\n\t./build.sh $^\n",
+        "m.vvp: m.v $(wildcard rtl/opt.v)\n\techo $(^F) > list.txt\n\tiverilog -o $@ m.v\n",
+        'm.vvp: m.v | rtl/opt.v\n\t[ -n "$|" ] && iverilog -DFAST -o $@ m.v\n',
+        "m.vvp: m.v rtl/opt.v\n\tiverilog -o $@ $(filter-out $<,$+) m.v\n",
+        # a variable expanded in a recipe reads the automatic variables of its rule
+        "FLAGS = $(if $(word 3,$^),-DFAST)\nm.vvp: m.v tb.v rtl/opt.v\n\tiverilog $(FLAGS) m.v\n",
+    ],
+)
+def test_prerequisites_a_recipe_tests_are_a_finding(text: str) -> None:
+    """Round 83 case 12 (class): prerequisites read by ``$^ $+ $? $< $| $(^D)...`` on a line
+    that is no plain compile line are tested, not compiled."""
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SRCS := $(wildcard rtl/*.v)\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "SRCS := $(sort $(wildcard rtl/*.v))\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "SRCS = $(addprefix rtl/,opt.v m.v)\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "m.vvp: m.v rtl/opt.v\n\tiverilog -o $@ $^\n\tvvp -n $@\n",
+        "%.vvp: %.v\n\tiverilog -o $@ $<\nm.vvp: rtl/opt.v\n",
+        "m.vvp: m.v tb.v $(wildcard rtl/*.v)\n\tiverilog -g2012 -DSIM -o $@ $^\n",
+        "SRCS = rtl/opt.v\nsim:\n\tiverilog -DWIDTH=8 -o sim $(SRCS)\n\techo done $$?\n",
+    ],
+)
+def test_plain_source_lists_stay_no_finding(text: str) -> None:
+    assert named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)]) == []
