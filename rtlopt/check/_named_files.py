@@ -79,12 +79,12 @@ _DATA = re.compile(
     # ($(K:.v=)), a computed variable name ($(FAST_$(K))), a shell expansion that edits a
     # value (${K%.v}, ${K:+x}, ${!K}), a flag glued to a value (-D$(K), f"-D{k}", "-D" +),
     # a Makefile read as such (include), a call or an operator of Python's or a shell's
-    r"|\$[({]\s*(?!(?:wildcard|sort)\s|addprefix\s+[\w.$(){}/-]*/\s*,|addsuffix\s+\.\w+\s*,)"
+    r"|\$[({]\s*(?!(?:wildcard|sort)\s|addprefix\s+(?![-+])[\w.$(){}/-]*/\s*,|addsuffix\s+\.\w+\s*,)"
     r"[\w-]+\s"
     r"|\$[({][\w.-]+:[^)}]*=|\$[({][\w.-]*\$|\$\{[#!]|\$\{\w+(?::?[-+=?]|[#%/^,:])"
     r"|(?:-D|\+define\+|-P)[\w.=]*[$%{]|[\"']-D[\w=]*[\"']\s*\+|^\s*-?s?include\s"
     r"|\b(?:and|or|not|in|lambda)\b|\b(?:basename|dirname|tr|cut|xargs|expr|set)\b"
-    rf"|(?<![$\w.(])(?!(?:{'|'.join(_CALLS)})\s*\()[A-Za-z_][\w.]*\s*\(",
+    rf"|(?<![$\w])(?<!\w\.)(?<!\$\()(?<!\$\{{)(?!(?:{'|'.join(_CALLS)})\s*\()[A-Za-z_][\w.]*\s*\(",
     re.I,
 )
 #: A compiler or a tool that reads the files of its line as Verilog sources.
@@ -251,16 +251,24 @@ def _tested_prerequisites(lines: list[tuple[int, str]]) -> set[int]:
     out: set[int] = set()
     rules: list[int] = []
     for number, line in lines:
-        recipe = line
-        if not line.startswith("\t") and _PREREQUISITES.match(line) and not _ASSIGN.match(line):
+        head, recipe = ("", line) if line.startswith("\t") else (line, "")
+        if head and _PREREQUISITES.match(line) and not _ASSIGN.match(line):
             rules.append(number)
-            recipe = line.split(";", 1)[1] if ";" in line else ""
-        if not _AUTOMATIC.search(recipe) or _source_line(recipe) == "list":
-            continue
-        if recipe is line and not line.startswith("\t") or not rules:
-            return {n for n, ln in lines if _PREREQUISITES.match(ln)}
-        out.add(rules[-1])
+            head, _, recipe = line.partition(";")
+        if _AUTOMATIC.search(head) or (_AUTOMATIC.search(recipe) and not rules):
+            return {n for n, ln in lines if _PREREQUISITES.match(ln)}  # a value, any recipe's
+        if _AUTOMATIC.search(recipe) and not _compiles_prerequisites(recipe):
+            out.add(rules[-1])
     return out
+
+
+def _compiles_prerequisites(line: str) -> bool:
+    """Whether ``line`` is a plain compile line that reads the prerequisites only as whole
+    words (``iverilog -o $@ $^``), not a folder, a name or a part of one (``-I$(<D)``)."""
+    words = line.split()
+    return _source_line(line) == "list" and all(
+        w in ("$^", "$+", "$<") for w in words if _AUTOMATIC.search(w)
+    )
 
 
 _BARE_NAME = re.compile(r"(?<![\w$.])[A-Za-z_]\w*(?![\w(])")

@@ -137,6 +137,10 @@ def test_a_file_named_through_another_variable_for_a_test_is_a_finding(text: str
         'defs = [p.replace(".v", "") for p in glob.glob("rtl/opt.v")]\n',
         "DEF=$(basename rtl/opt.v .v)\n",
         "set(K rtl/opt.v)\nif(EXISTS ${K})\n",
+        "DEFS += $(addprefix -DFAST/,$(wildcard rtl/opt.v))\n",
+        'defs = ["-DFAST"] * (len(glob.glob("rtl/opt.v")))\n',
+        'defs = "-D".join(glob.glob("rtl/opt.v"))\n',
+        'defs = {"rtl/opt.v": "-DFAST"}.get(next(iter(glob.glob("*.v"))))\n',
     ],
 )
 def test_a_name_a_build_turns_into_no_source_is_a_finding(text: str) -> None:
@@ -157,6 +161,10 @@ def test_a_name_a_build_turns_into_no_source_is_a_finding(text: str) -> None:
         "m.vvp: m.v rtl/opt.v\n\tiverilog -o $@ $(filter-out $<,$+) m.v\n",
         # a variable expanded in a recipe reads the automatic variables of its rule
         "FLAGS = $(if $(word 3,$^),-DFAST)\nm.vvp: m.v tb.v rtl/opt.v\n\tiverilog $(FLAGS) m.v\n",
+        # a target-specific variable, a prerequisite's folder or stem turned into a flag
+        "m.vvp: FLAGS = $(if $(word 3,$^),-DFAST)\nm.vvp: m.v tb.v rtl/opt.v\n\tiverilog $(FLAGS) m.v\n",
+        "m.vvp: $(wildcard rtl/opt.v) m.v\n\tiverilog -I$(<D) -o $@ m.v\n",
+        "m.vvp: m.v $(wildcard rtl/opt.v)\n\tiverilog -o $@ $?\n",
     ],
 )
 def test_prerequisites_a_recipe_tests_are_a_finding(text: str) -> None:
