@@ -188,3 +188,36 @@ def test_prerequisites_a_recipe_tests_are_a_finding(text: str) -> None:
 )
 def test_plain_source_lists_stay_no_finding(text: str) -> None:
     assert named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)]) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("s.tcl", "if {[file exists rtl/opt.v]} { set D FAST }\n"),
+        ("s.tcl", "set K [glob -nocomplain rtl/*_key.v rtl/opt.v]\n"),
+        # an index into a list of sources: which file it is depends on which exist
+        ("b.py", 'top = sorted(glob.glob("rtl/*.v"))[1]\n'),
+        ("run.sh", "K=(rtl/*.v)\niverilog ${K[0]:+-DFAST} m.v\n"),
+        # a multi-line variable a test reads
+        ("Makefile", "define K\nrtl/opt.v\nendef\nifneq ($(wildcard $(K)),)\nD=1\nendif\n"),
+        # existence chooses between pattern rules
+        (
+            "Makefile",
+            "%.vvp: %.v rtl/opt.v\n\tiverilog -DFAST -o $@ $*.v\n%.vvp: %.v\n\tiverilog -o $@ $<\n",
+        ),
+    ],
+)
+def test_more_forms_of_a_test_are_findings(where: str, text: str) -> None:
+    found = named_file_findings({"rtl/opt.v": "A"}, [(where, text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+def test_a_variable_another_build_text_tests_is_tested() -> None:
+    """``export K := $(wildcard rtl/opt.v)`` in a Makefile, ``[ -n "$K" ]`` in the script its
+    recipe runs: the variables tested are those of every build text."""
+    texts = [
+        ("Makefile", "export K := $(wildcard rtl/opt.v)\nsim:\n\t./run.sh\n"),
+        ("run.sh", '#!/bin/sh\n[ -n "$K" ] && D=-DFAST\niverilog $D m.v\n'),
+    ]
+    found = named_file_findings({"rtl/opt.v": "A"}, texts)
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
