@@ -192,8 +192,9 @@ def named_file_findings(
     ]
     tested = _tested_variables([lines for _, lines in read])
     patterns = sum(len(_pattern_rules(lines)) for _, lines in read)
+    search_path = any(_search_path(line) for _, lines in read for _, line in lines)
     for where, lines in read:
-        rules = _tested_prerequisites(lines)
+        rules = _tested_prerequisites(lines, search_path)
         if patterns > 1:  # which pattern rule builds a target depends on which files exist
             rules |= _pattern_rules(lines)
         for number, line in lines:
@@ -291,23 +292,32 @@ def _tested_variables(texts: list[list[tuple[int, str]]]) -> set[str]:
 _AUTOMATIC = re.compile(r"(?<!\$)\$(?:[\^+?<|]|[({][\^+?<|][DF]?[)}])")
 
 
-def _tested_prerequisites(lines: list[tuple[int, str]]) -> set[int]:
+def _tested_prerequisites(lines: list[tuple[int, str]], search_path: bool) -> set[int]:
     """The (first line) numbers of Make prerequisite lines whose rule reads its prerequisites
     through an automatic variable on a line that is no plain compile line
     (``$(if $(word 3,$^),-DFAST)``, ``./build.sh $^``): the rule tests them. Such a line
-    outside a recipe (a variable's value, expanded in any recipe) tests every rule's."""
+    outside a recipe (a variable's value, expanded in any recipe) tests every rule's, and
+    so does a search path (``VPATH``, ``vpath``) any build text sets (``search_path``)."""
     out: set[int] = set()
     rules: list[int] = []
+    every = {n for n, ln in lines if _PREREQUISITES.match(ln)}
+    if search_path:
+        return every  # a prerequisite is found where it exists along a search path
     for number, line in lines:
         head, recipe = ("", line) if line.startswith("\t") else (line, "")
         if head and _PREREQUISITES.match(line) and not _ASSIGN.match(line):
             rules.append(number)
             head, _, recipe = line.partition(";")
         if _AUTOMATIC.search(head) or (_AUTOMATIC.search(recipe) and not rules):
-            return {n for n, ln in lines if _PREREQUISITES.match(ln)}  # a value, any recipe's
+            return every  # a variable's value, read in any recipe
         if _AUTOMATIC.search(recipe) and not _compiles_prerequisites(recipe):
             out.add(rules[-1])
     return out
+
+
+def _search_path(line: str) -> bool:
+    """Whether ``line`` sets Make's search path for prerequisites (``VPATH``, ``vpath``)."""
+    return _assigned(line) == "VPATH" or bool(re.match(r"\s*vpath\s", line))
 
 
 def _compiles_prerequisites(line: str) -> bool:

@@ -200,6 +200,8 @@ def test_plain_source_lists_stay_no_finding(text: str) -> None:
         ("run.sh", "K=(rtl/*.v)\niverilog ${K[0]:+-DFAST} m.v\n"),
         # a multi-line variable a test reads
         ("Makefile", "define K\nrtl/opt.v\nendef\nifneq ($(wildcard $(K)),)\nD=1\nendif\n"),
+        # a search path: which file a prerequisite is depends on which exist
+        ("Makefile", "VPATH = alt\nm.vvp: rtl/opt.v m.v\n\tiverilog -o $@ $^\n"),
         # existence chooses between pattern rules
         (
             "Makefile",
