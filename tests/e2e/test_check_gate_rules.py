@@ -302,3 +302,19 @@ def test_a_file_a_recipe_tests_through_its_prerequisites_is_a_finding(
     said = " ".join(" ".join(m["findings"]) for m in out["modules"])
     assert rc == int(failing), out
     assert ("Makefile names it at line 1" in said) is failing, said
+
+
+def test_a_file_whose_existence_a_make_function_turns_into_a_define_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    """Round 83 case 07: ``DEFS += $(patsubst %_key.v,-DFAST,$(wildcard fast_key.v))`` on an
+    assignment whose variable only the compile line reads: adding the file is a finding."""
+    make = (
+        "DEFS += $(patsubst %_key.v,-DFAST,$(wildcard fast_key.v))\nsim:\n"
+        "\tiverilog $(DEFS) -o m.vvp m.v\n\tvvp -n m.vvp\n"
+    )
+    repo = _repo(tmp_path, {"m.v": MOD, "Makefile": make, "rtlopt.toml": STRICT})
+    _commit(repo, {"fast_key.v": KEY}, "add fast_key helper")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    said = " ".join(" ".join(m["findings"]) for m in out["modules"])
+    assert rc == 1 and "Makefile names it at line 1" in said, out
