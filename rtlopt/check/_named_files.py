@@ -23,19 +23,51 @@ A computed part of a name (``$(DOC).md``, ``f"{variant}_key.v"``) matches any te
 
 A variable passed on through another (``A = $(OPT)``, ``A = OPT``) is tested when the other
 is, to any depth; a name some line assigns, read bare (a Python name), is read like ``$(OPT)``.
+
+A line where a name, or its existence through ``$(wildcard)``, turns into something other
+than a source tests it: a Make function other than a source list's (``wildcard``, ``sort``,
+``addprefix`` of a folder, ``addsuffix`` of a suffix) -- ``$(patsubst %_key.v,-DFAST,..)``,
+``subst``, ``dir``, ``$(addprefix -D,..)`` --, a substitution reference (``$(K:.v=)``), a
+computed variable name, a shell expansion that edits a value (``${K%.v}``, ``${K:+x}``), a
+flag glued to a value (``-D$(K)``, ``f"-D{k}"``), a Python call other than a list's or a
+runner's (``len``, ``map``, ``.replace``), an operator (``and``, ``in``, ``lambda``).
+Make prerequisites are tested when their rule reads them through an automatic variable
+(``$^ $+ $? $< $| $(^D)``) on a line that is no plain compile line (``$(if $(word 3,$^),
+-DFAST)``, ``./build.sh $^``, ``-I$(<D)``); such a line outside a recipe tests every rule's,
+and so does a second pattern rule (which one builds a target depends on which files exist).
+A variable is tested when any build text tests it (``export``, ``include``); a ``define``
+block's lines are assignments to its variable; an index into a list (``[1]``) is a test.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from pathlib import Path, PurePosixPath
 
 __all__ = ["named_file_findings"]
 
 #: A word of a build text that may name a file (split at quotes, parentheses, operators).
 _TOKEN = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
+#: Calls that pass a list of sources on unchanged (Python's, a CMake's or a Tcl's).
+_CALLS = (
+    "glob",
+    "glob.glob",
+    "sorted",
+    "list",
+    "Path",
+    "os.path.join",
+    "str",
+    "run",
+    "subprocess.run",
+    "subprocess.check_call",
+    "subprocess.call",
+    "subprocess.Popen",
+    "subprocess.check_output",
+    "os.system",
+    "print",
+)
 #: A line that reads a file's existence, its text or its mode, or branches on one.
 _DATA = re.compile(
     r"\$\(\s*(?:shell|if|or|and|filter|filter-out|findstring|file|strip|firstword|lastword|"
@@ -44,7 +76,19 @@ _DATA = re.compile(
     r"|\bhead\b|\btail\b|\bgrep\b|\bsed\b|\bawk\b|\bperl\b|\bpython\d?\b|\bexists?\b"
     r"|\bis_?file\b|\bis_?dir\b|\bopen\b|\bsource\b|\bread\b|\bcp\b|\bmv\b|\bln\b|\bchmod\b"
     r"|\bstat\b|\blistdir\b|\bwalk\b|\bfind\b|\bls\b|\bwc\b|\bdiff\b|\bcmp\b"
-    r"|\$readmem|\$fopen|<|`|&&|\|\||(?:^|\s)-[fFcx]\s",
+    r"|\$readmem|\$fopen|(?<!\$)(?<!\$\()(?<!\$\{)<|\$[({]<(?![DF][)}])|`|&&|\|\||(?:^|\s)-[fFcx]\s"
+    # a name turned into something else: a Make function other than a source list's
+    # (patsubst, subst, dir, a flag's addprefix ...), a substitution reference
+    # ($(K:.v=)), a computed variable name ($(FAST_$(K))), a shell expansion that edits a
+    # value (${K%.v}, ${K:+x}, ${!K}), a flag glued to a value (-D$(K), f"-D{k}", "-D" +),
+    # a Makefile read as such (include), a call or an operator of Python's or a shell's
+    r"|\$[({]\s*(?!(?:wildcard|sort)\s|addprefix\s+(?![-+])[\w.$(){}/-]*/\s*,|addsuffix\s+\.\w+\s*,)"
+    r"[\w-]+\s"
+    r"|\$[({][\w.-]+:[^)}]*=|\$[({][\w.-]*\$|\$\{[#!]|\$\{\w+(?::?[-+=?]|[#%/^,:\[])"
+    r"|(?<=[\w)\]])\["
+    r"|(?:-D|\+define\+|-P)[\w.=]*[$%{]|[\"']-D[\w=]*[\"']\s*\+|^\s*-?s?include\s"
+    r"|\b(?:and|or|not|in|lambda)\b|\b(?:basename|dirname|tr|cut|xargs|expr|set)\b"
+    rf"|(?<![$\w])(?<!\w\.)(?<!\$\()(?<!\$\{{)(?!(?:{'|'.join(_CALLS)})\s*\()[A-Za-z_][\w.]*\s*\(",
     re.I,
 )
 #: A compiler or a tool that reads the files of its line as Verilog sources.
@@ -82,6 +126,8 @@ def _names(line: str) -> list[str]:
     line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line))
     line = _COMPUTED.sub("*", line)  # a computed part of a name matches any text
     for word in _TOKEN.findall(line):
+        if word.count("[") != word.count("]"):  # a Tcl command's brackets: [glob rtl/*.v]
+            word = word.strip("[]")
         word = re.sub(r"^(?:\.{1,2}/|/)+", "", word).replace("%", "*")
         if not re.search(r"[./*?]", word) or not re.search(r"[A-Za-z0-9]", word):
             continue
@@ -139,15 +185,22 @@ def named_file_findings(
         if (is_verilog(rel) and status in "AD") or (is_documentation(rel) and status == "M")
     }
     found: dict[str, tuple[str, int]] = {}
-    for where, text in texts if targets else ():
-        if PurePosixPath(where).name.startswith(".git"):
-            continue  # git's own files (ignore lists, attributes: their rules judge them)
-        lines = [(n, ln) for n, ln in _logical_lines(text) if not ln.lstrip().startswith("#")]
-        tested = _tested_variables(lines)
+    read = [
+        (where, _lines(text))
+        for where, text in (texts if targets else ())
+        if not PurePosixPath(where).name.startswith(".git")  # git's own files: their rules
+    ]
+    tested = _tested_variables([lines for _, lines in read])
+    patterns = sum(len(_pattern_rules(lines)) for _, lines in read)
+    search_path = any(_search_path(line) for _, lines in read for _, line in lines)
+    for where, lines in read:
+        rules = _tested_prerequisites(lines, search_path)
+        if patterns > 1:  # which pattern rule builds a target depends on which files exist
+            rules |= _pattern_rules(lines)
         for number, line in lines:
             names = _names(line)
             source = _source_line(line) if names else ""
-            if source and _assigned(line) in tested:
+            if source and (_assigned(line) in tested or number in rules):
                 source = ""  # OPT = opt.v, and ifneq ($(wildcard $(OPT)),) tests it
             for rel in targets.keys() - found.keys():
                 hows = {_matches(rel, n) for n in names} - {""}
@@ -170,31 +223,110 @@ def _assigned(line: str) -> str:
     )
 
 
-def _tested_variables(lines: list[tuple[int, str]]) -> set[str]:
+def _lines(text: str) -> list[tuple[int, str]]:
+    """The logical lines of ``text`` but comments, a line of a multi-line Make variable
+    (``define K`` ... ``endef``) read as an assignment to it (``K += line``)."""
+    out, block = [], ""
+    for number, line in _logical_lines(text):
+        if line.lstrip().startswith("#"):
+            continue
+        m = _DEFINE.match(line)
+        if m:
+            block = m.group(1)
+        elif block and re.match(r"\s*endef\b", line):
+            block = ""
+        elif block:
+            line = f"{block} += {line}"
+        out.append((number, line))
+    return out
+
+
+_DEFINE = re.compile(r"^\s*(?:export\s+|override\s+)*define\s+([\w.-]+)")
+
+
+def _pattern_rules(lines: list[tuple[int, str]]) -> set[int]:
+    """The numbers of the lines of Make pattern rules (``%.vvp: %.v``, ``.v.vvp:``)."""
+    return {
+        n
+        for n, ln in lines
+        if not ln.startswith("\t")
+        and _PREREQUISITES.match(ln)
+        and not _ASSIGN.match(ln)
+        and re.match(r"^\s*(?:[^:]*%[^:]*|\.\w+\.\w+)\s*:", ln)
+    }
+
+
+def _tested_variables(texts: list[list[tuple[int, str]]]) -> set[str]:
     """The variables a line that is no source list reads (``$(OPT)``, ``${OPT}``, ``$OPT``,
-    or a bare name some line assigns, as Python reads one), and every variable such a
-    variable's value passes on (``A = $(OPT)``, ``A = OPT``), to any depth."""
-    values: dict[str, list[str]] = {}
-    for _, line in lines:
-        name = _assigned(line)
-        if name:
-            values.setdefault(name, []).append(line.split("=", 1)[1] if "=" in line else "")
-
-    def uses(text: str) -> set[str]:
-        found = {next(g for g in m.groups() if g) for m in _VARIABLE_USE.finditer(text)}
-        return found | (set(_BARE_NAME.findall(text)) & values.keys())
-
+    or a bare name some line of its text assigns, as Python reads one), and every variable
+    such a variable's value passes on (``A = $(OPT)``, ``A = OPT``), to any depth, over all
+    the build texts (one sets a variable, another tests it: ``export``, ``include``)."""
     out: set[str] = set()
-    for _, line in lines:
-        if not _source_line(line):
-            out |= uses(line)
+    passes: dict[str, set[str]] = {}
+    for lines in texts:
+        values: dict[str, list[str]] = {}
+        for _, line in lines:
+            name = _assigned(line)
+            if name:
+                values.setdefault(name, []).append(line.split("=", 1)[1] if "=" in line else "")
+
+        def uses(text: str, names: Set[str] = values.keys()) -> set[str]:
+            found = {next(g for g in m.groups() if g) for m in _VARIABLE_USE.finditer(text)}
+            return found | (set(_BARE_NAME.findall(text)) & names)
+
+        for _, line in lines:
+            if not _source_line(line):
+                out |= uses(line)
+        for name, texts_ in values.items():
+            passes.setdefault(name, set()).update(*(uses(v) for v in texts_))
     todo = list(out)
     while todo:
-        for value in values.get(todo.pop(), ()):
-            new = uses(value) - out
-            out |= new
-            todo.extend(new)
+        new = passes.get(todo.pop(), set()) - out
+        out |= new
+        todo.extend(new)
     return out
+
+
+#: Make's automatic variables of a rule's prerequisites (``$^ $+ $? $< $|``, ``$(^D)``,
+#: ``${<F}``), not a shell's ``$$?``.
+_AUTOMATIC = re.compile(r"(?<!\$)\$(?:[\^+?<|]|[({][\^+?<|][DF]?[)}])")
+
+
+def _tested_prerequisites(lines: list[tuple[int, str]], search_path: bool) -> set[int]:
+    """The (first line) numbers of Make prerequisite lines whose rule reads its prerequisites
+    through an automatic variable on a line that is no plain compile line
+    (``$(if $(word 3,$^),-DFAST)``, ``./build.sh $^``): the rule tests them. Such a line
+    outside a recipe (a variable's value, expanded in any recipe) tests every rule's, and
+    so does a search path (``VPATH``, ``vpath``) any build text sets (``search_path``)."""
+    out: set[int] = set()
+    rules: list[int] = []
+    every = {n for n, ln in lines if _PREREQUISITES.match(ln)}
+    if search_path:
+        return every  # a prerequisite is found where it exists along a search path
+    for number, line in lines:
+        head, recipe = ("", line) if line.startswith("\t") else (line, "")
+        if head and _PREREQUISITES.match(line) and not _ASSIGN.match(line):
+            rules.append(number)
+            head, _, recipe = line.partition(";")
+        if _AUTOMATIC.search(head) or (_AUTOMATIC.search(recipe) and not rules):
+            return every  # a variable's value, read in any recipe
+        if _AUTOMATIC.search(recipe) and not _compiles_prerequisites(recipe):
+            out.add(rules[-1])
+    return out
+
+
+def _search_path(line: str) -> bool:
+    """Whether ``line`` sets Make's search path for prerequisites (``VPATH``, ``vpath``)."""
+    return _assigned(line) == "VPATH" or bool(re.match(r"\s*vpath\s", line))
+
+
+def _compiles_prerequisites(line: str) -> bool:
+    """Whether ``line`` is a plain compile line that reads the prerequisites only as whole
+    words (``iverilog -o $@ $^``), not a folder, a name or a part of one (``-I$(<D)``)."""
+    words = line.split()
+    return _source_line(line) == "list" and all(
+        w in ("$^", "$+", "$<") for w in words if _AUTOMATIC.search(w)
+    )
 
 
 _BARE_NAME = re.compile(r"(?<![\w$.])[A-Za-z_]\w*(?![\w(])")

@@ -274,3 +274,47 @@ def test_a_module_moved_out_of_the_pattern_with_its_file_stays_required(tmp_path
     assert rc == 1, out
     m = _module(out, "m")
     assert m["rule"].endswith("its base path rtl/m.v)") and m["findings"], m
+
+
+# ------------------------------------------------------------------ red team round 83
+
+KEY = "module fast_key(input i, output o);\n  assign o = i;\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("recipe", "failing"),
+    [
+        ("\tiverilog $(if $(word 3,$^),-DFAST) -o m.vvp m.v tb.v\n", True),
+        ("\tiverilog -o $@ $^\n", False),
+    ],
+)
+def test_a_file_a_recipe_tests_through_its_prerequisites_is_a_finding(
+    tmp_path: Path, recipe: str, failing: bool
+) -> None:
+    """Round 83 case 12: ``m.vvp: m.v tb.v $(wildcard fast_key.v)`` whose recipe tests ``$^``
+    (the added file becomes -DFAST): adding the file is a finding; compiled by ``$^`` on a
+    plain compile line (the control), the added module is judged as a source and passes."""
+    tb = "module tb;\n  wire [3:0] y;\n  m u(.a(4'd1), .y(y));\nendmodule\n"
+    make = f"m.vvp: m.v tb.v $(wildcard fast_key.v)\n{recipe}"
+    repo = _repo(tmp_path, {"m.v": MOD, "tb.v": tb, "Makefile": make, "rtlopt.toml": STRICT})
+    _commit(repo, {"fast_key.v": KEY}, "add fast_key helper")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    said = " ".join(" ".join(m["findings"]) for m in out["modules"])
+    assert rc == int(failing), out
+    assert ("Makefile names it at line 1" in said) is failing, said
+
+
+def test_a_file_whose_existence_a_make_function_turns_into_a_define_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    """Round 83 case 07: ``DEFS += $(patsubst %_key.v,-DFAST,$(wildcard fast_key.v))`` on an
+    assignment whose variable only the compile line reads: adding the file is a finding."""
+    make = (
+        "DEFS += $(patsubst %_key.v,-DFAST,$(wildcard fast_key.v))\nsim:\n"
+        "\tiverilog $(DEFS) -o m.vvp m.v\n\tvvp -n m.vvp\n"
+    )
+    repo = _repo(tmp_path, {"m.v": MOD, "Makefile": make, "rtlopt.toml": STRICT})
+    _commit(repo, {"fast_key.v": KEY}, "add fast_key helper")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    said = " ".join(" ".join(m["findings"]) for m in out["modules"])
+    assert rc == 1 and "Makefile names it at line 1" in said, out

@@ -111,3 +111,115 @@ def test_a_file_named_through_another_variable_for_a_test_is_a_finding(text: str
     found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
     assert [rel for rel, _ in found] == ["rtl/opt.v"]
     assert "Makefile names it at line 1" in found[0][1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # round 83 case 07: a name's existence turned into a define by a Make function
+        "DEFS += $(patsubst %_key.v,-DFAST,$(wildcard rtl/opt.v))\nsim:\n\tiverilog $(DEFS) m.v\n",
+        "DEFS += $(subst .v,,$(wildcard rtl/opt.v))\n",
+        "DEFS += $(addprefix -D,$(notdir $(wildcard rtl/opt.v)))\n",
+        "DEFS += $(addsuffix =1,$(wildcard rtl/opt.v))\n",
+        "DEFS += $(dir $(wildcard rtl/opt.v))\n",
+        "DEFS += -D$(wildcard rtl/opt.v)\n",
+        "DEFS += +define+$(wildcard rtl/opt.v)\n",
+        "FAST_rtl/opt.v = -DFAST\nDEFS += $(FAST_$(wildcard rtl/opt.v))\n",
+        "-include rtl/opt.v\n",
+        # a substitution reference ($(VAR:a=b)), a shell expansion that edits a value
+        "K = $(wildcard rtl/opt.v)\nsim:\n\tiverilog $(K:%_key.v=-DFAST) m.v\n",
+        "K = $(wildcard rtl/opt.v)\nsim:\n\tiverilog $(K:.v=) m.v\n",
+        "K=$(ls rtl/opt.v)\niverilog ${K:+-DFAST} m.v\n",
+        "K=rtl/opt.v\niverilog -D${K%.v} m.v\n",
+        # Python and shell forms of the same
+        'defs = ["-DFAST"] * len(glob.glob("rtl/opt.v"))\n',
+        'defs = list(map(lambda p: "-DFAST", glob.glob("rtl/opt.v")))\n',
+        'defs = [p.replace(".v", "") for p in glob.glob("rtl/opt.v")]\n',
+        "DEF=$(basename rtl/opt.v .v)\n",
+        "set(K rtl/opt.v)\nif(EXISTS ${K})\n",
+        "DEFS += $(addprefix -DFAST/,$(wildcard rtl/opt.v))\n",
+        'defs = ["-DFAST"] * (len(glob.glob("rtl/opt.v")))\n',
+        'defs = "-D".join(glob.glob("rtl/opt.v"))\n',
+        'defs = {"rtl/opt.v": "-DFAST"}.get(next(iter(glob.glob("*.v"))))\n',
+    ],
+)
+def test_a_name_a_build_turns_into_no_source_is_a_finding(text: str) -> None:
+    """Round 83 case 07 (class): a line where a file's name, or its existence through a
+    wildcard, becomes a define, a flag or a word a function tests is no source list."""
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # round 83 case 12: the recipe tests the prerequisite list through $^
+        "m.vvp: m.v tb.v $(wildcard rtl/opt.v)\n\tiverilog $(if $(word 3,$^),-DFAST) m.v tb.v\n",
+        "m.vvp: m.v $(wildcard rtl/opt.v)\n\t./build.sh $^\n",
+        "m.vvp: m.v $(wildcard rtl/opt.v)\n\techo $(^F) > list.txt\n\tiverilog -o $@ m.v\n",
+        'm.vvp: m.v | rtl/opt.v\n\t[ -n "$|" ] && iverilog -DFAST -o $@ m.v\n',
+        "m.vvp: m.v rtl/opt.v\n\tiverilog -o $@ $(filter-out $<,$+) m.v\n",
+        # a variable expanded in a recipe reads the automatic variables of its rule
+        "FLAGS = $(if $(word 3,$^),-DFAST)\nm.vvp: m.v tb.v rtl/opt.v\n\tiverilog $(FLAGS) m.v\n",
+        # a target-specific variable, a prerequisite's folder or stem turned into a flag
+        "m.vvp: FLAGS = $(if $(word 3,$^),-DFAST)\nm.vvp: m.v tb.v rtl/opt.v\n\tiverilog $(FLAGS) m.v\n",
+        "m.vvp: $(wildcard rtl/opt.v) m.v\n\tiverilog -I$(<D) -o $@ m.v\n",
+        "m.vvp: m.v $(wildcard rtl/opt.v)\n\tiverilog -o $@ $?\n",
+    ],
+)
+def test_prerequisites_a_recipe_tests_are_a_finding(text: str) -> None:
+    """Round 83 case 12 (class): prerequisites read by ``$^ $+ $? $< $| $(^D)...`` on a line
+    that is no plain compile line are tested, not compiled."""
+    found = named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SRCS := $(wildcard rtl/*.v)\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "SRCS := $(sort $(wildcard rtl/*.v))\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "SRCS = $(addprefix rtl/,opt.v m.v)\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "m.vvp: m.v rtl/opt.v\n\tiverilog -o $@ $^\n\tvvp -n $@\n",
+        "%.vvp: %.v\n\tiverilog -o $@ $<\nm.vvp: rtl/opt.v\n",
+        "m.vvp: m.v tb.v $(wildcard rtl/*.v)\n\tiverilog -g2012 -DSIM -o $@ $^\n",
+        "SRCS = rtl/opt.v\nsim:\n\tiverilog -DWIDTH=8 -o sim $(SRCS)\n\techo done $$?\n",
+    ],
+)
+def test_plain_source_lists_stay_no_finding(text: str) -> None:
+    assert named_file_findings({"rtl/opt.v": "A"}, [("Makefile", text)]) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("s.tcl", "if {[file exists rtl/opt.v]} { set D FAST }\n"),
+        ("s.tcl", "set K [glob -nocomplain rtl/*_key.v rtl/opt.v]\n"),
+        # an index into a list of sources: which file it is depends on which exist
+        ("b.py", 'top = sorted(glob.glob("rtl/*.v"))[1]\n'),
+        ("run.sh", "K=(rtl/*.v)\niverilog ${K[0]:+-DFAST} m.v\n"),
+        # a multi-line variable a test reads
+        ("Makefile", "define K\nrtl/opt.v\nendef\nifneq ($(wildcard $(K)),)\nD=1\nendif\n"),
+        # a search path: which file a prerequisite is depends on which exist
+        ("Makefile", "VPATH = alt\nm.vvp: rtl/opt.v m.v\n\tiverilog -o $@ $^\n"),
+        # existence chooses between pattern rules
+        (
+            "Makefile",
+            "%.vvp: %.v rtl/opt.v\n\tiverilog -DFAST -o $@ $*.v\n%.vvp: %.v\n\tiverilog -o $@ $<\n",
+        ),
+    ],
+)
+def test_more_forms_of_a_test_are_findings(where: str, text: str) -> None:
+    found = named_file_findings({"rtl/opt.v": "A"}, [(where, text)])
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+def test_a_variable_another_build_text_tests_is_tested() -> None:
+    """``export K := $(wildcard rtl/opt.v)`` in a Makefile, ``[ -n "$K" ]`` in the script its
+    recipe runs: the variables tested are those of every build text."""
+    texts = [
+        ("Makefile", "export K := $(wildcard rtl/opt.v)\nsim:\n\t./run.sh\n"),
+        ("run.sh", '#!/bin/sh\n[ -n "$K" ] && D=-DFAST\niverilog $D m.v\n'),
+    ]
+    found = named_file_findings({"rtl/opt.v": "A"}, texts)
+    assert [rel for rel, _ in found] == ["rtl/opt.v"]
