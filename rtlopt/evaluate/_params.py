@@ -563,17 +563,16 @@ class ParameterCheck(ProbeChoice):
         return False
 
     def _sub(self, values: dict[str, str], *, proof: bool = True) -> _Evaluates:
-        """The evaluator of the target specialized to ``values`` (one per parameterization;
-        ``proof`` False: another one, without the formal check)."""
+        """The evaluator of the target specialized to ``values`` (``proof`` False: another
+        one, without the formal check; both read one specialized design)."""
         with self._lock:
             key = (tuple(sorted(values.items())), proof)
             k = self._keys.setdefault(key, len(self._keys) + 1)
             if k in self._subs:
                 return self._subs[k]
-            folder = self.workdir / "parameters" / str(k)
-            folder.mkdir(parents=True, exist_ok=True)
+            (folder := self.workdir / "parameters" / str(k)).mkdir(parents=True, exist_ok=True)
             special = self._designs.get(key[0])
-            if special is None:  # one design per values: both evaluators read the same files
+            if special is None:
                 t = self.design.target
                 text = _specialized(t.file.read_text(errors="surrogateescape"), t.name, values)
                 special = self._designs[key[0]] = design_with_target_text(self.design, text, folder)
