@@ -37,6 +37,9 @@ FORMS = {
     "no else": "`ifndef FAST\n  initial s = 1'b0;\n`endif\n",
     "one line": "initial begin `ifndef FAST s = 1'b0; `endif end\n",
     "written later": "`ifdef FAST\n  initial #3 s = 1'b0;\n`else\n  initial s = 1'b0;\n`endif\n",
+    "initializer": "`ifdef FAST\n  reg u;\n`else\n  reg u = 1'b0;\n`endif\n  initial s = u;\n",
+    "through a define": "`ifndef FAST\n  `define INIT\n`endif\n`ifdef INIT\n"
+    "  initial s = 1'b0;\n`endif\n",
     "elsif": "`ifdef SLOW\n  initial s = 1'b1;\n`elsif FAST\n`else\n  initial s = 1'b0;\n`endif\n",
 }
 
