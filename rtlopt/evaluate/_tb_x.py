@@ -39,12 +39,16 @@ directive: a build outside rtlopt's configuration may set any macro):
   branch inactive under the configured defines that a build enters (class E: a write of a
   macro whose value is x, of an undriven variable, any value; an ```elsif`` branch; the
   ```else`` of a configured ``SYNTHESIS`` that a simulation build leaves undefined; a
-  ```define`` there): the inputs the instance analysis finds fed, beyond what it finds
-  under the configured defines, when it elaborates the repository under the macros
-  entering the branch (:func:`._tb_x_defines.entering`), as many branches together as one
-  build may enter (:func:`_merged`); outside the same bodies. A configuration the
-  elaboration cannot read, or past :data:`._tb_x_configs._MAX_CONFIGS` value combinations,
-  feeds every input;
+  ```define`` there), or a branch holding no text beside one holding some (an empty
+  ```ifdef FAST`` beside an ```else`` writing ``s``, the missing ```else`` of ```ifndef
+  FAST``: the build entering it drops a write rtlopt's reading makes, leaving a variable
+  unassigned, written later or read before its first write; round 83,
+  :func:`._tb_x_defines.left_branches`): the inputs the instance analysis finds fed,
+  beyond what it finds under the configured defines, when it elaborates the repository
+  under the macros entering the branch (:func:`._tb_x_defines.entering`), as many
+  branches together as one build may enter (:func:`_merged`); outside the same bodies. A
+  configuration the elaboration cannot read, or past :data:`._tb_x_configs._MAX_CONFIGS`
+  value combinations, feeds every input;
 - anywhere, a write through a clocking block or a virtual interface handle (any dotted write
   in a class where the repository declares a virtual interface), a DPI import whose result
   or ``output`` argument is 4-state, a call of a non-standard system task or function with
@@ -81,6 +85,8 @@ class TbX:
 
 
 _CACHE: dict[Any, tuple[object, TbX]] = {}
+#: What an empty branch a build enters is (:func:`._tb_x_defines.left_lines`).
+_LEFT = "a branch without the writes rtlopt's reading makes there"
 _READ_CACHE: dict[Any, tuple[object, set[Path]]] = {}
 
 
@@ -281,9 +287,12 @@ def _defined_x(
             switched.setdefault((frozenset(needed), frozenset()), where)
         if r not in built and r not in read:
             continue  # no build rtlopt reads compiles it: judged as a testbench (text_x)
-        for line, macro, entry in td.branch_lines(code, defined, runtime is not None, skip, on):
+        args = (code, defined, runtime is not None, skip, on)
+        entered = [(h, "a branch's text") for h in td.branch_lines(*args)]
+        entered += [(h, _LEFT) for h in td.left_lines(*args)]  # it drops what rtlopt's has
+        for (line, macro, entry), what in entered:
             dropped = not entry[0] - set(on)
-            where = _where(path, root, line, macro, defined, runtime, "a branch's text", dropped)
+            where = _where(path, root, line, macro, defined, runtime, what, dropped)
             branches.setdefault(entry, where)
     compiled = {p: c for p, c in every.items() if p.resolve() in built | read}
     for m, (path, line) in tc.valued(

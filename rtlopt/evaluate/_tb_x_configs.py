@@ -17,8 +17,10 @@ needs a configured macro undefined, a macro with arguments, more than
 :data:`_MAX_CONFIGS` value combinations, an elaboration that fails, a value in a text the
 elaboration does not read.
 
-Any other text of such a branch (class E: no x literal; :func:`._tb_x_defines.branch_lines`)
-is elaborated likewise with the macros entering it defined, at each of their values, and
+Any other text of such a branch (class E: no x literal; :func:`._tb_x_defines.branch_lines`),
+and a branch without text where its chain's taken one writes
+(:func:`._tb_x_defines.left_branches`: the write it drops leaves its variable x), is
+elaborated likewise with the macros entering it defined, at each of their values, and
 the configured macros it needs undefined undefined (``off``: the ```else`` of ```ifdef
 SYNTHESIS``, an ```elsif`` branch), the other macros as configured; :mod:`._tb_x` joins
 the branches one build may enter together too.

@@ -14,6 +14,12 @@ the x reaches is not followed: every input is fed (fail closed). The macros a to
 are a build's too, with no text naming them (round 79 cases 17, 18): which tool runs a build
 (a ``.f`` file, a script) is not told, so each counts for every repository. Any other macro no
 text defines (``INC_ASSERT`` left to users) is judged as before (testbench texts only).
+
+The other text of such branches (:func:`branch_lines`) and the branches holding none beside
+one that holds some (:func:`left_branches`: the build entering an empty ```ifdef FAST`` or
+the missing ```else`` of ```ifndef FAST`` drops the writes rtlopt's reading makes, an
+absent assignment being an x source like a literal) are judged by the instance analysis
+elaborated under the configuration entering them (:mod:`._tb_x_configs`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ __all__ = [
     "build_macros",
     "directives",
     "governed_macros",
+    "left_branches",
+    "left_lines",
     "own_spans",
     "runtime_defines",
     "written_x",
@@ -306,6 +314,95 @@ def branch_lines(
         text = _SELECTING.sub("", code[at : end if end >= 0 else len(code)]).strip()
         if not text or any(a <= at < b for a, b in skip):
             continue
+        add, drop = entry[0] - on, entry[1] & on
+        if runtime or add <= defined:
+            out.append((line, sorted(add or drop or {"?"})[0], entry))
+    return out
+
+
+class _Level:
+    """One conditional chain being read by :func:`left_branches`."""
+
+    def __init__(self, at: int, line: int, neg: Entry, cond: Entry, holds: bool) -> None:
+        self.at, self.first, self.line, self.neg, self.cond = at, line, line, neg, cond
+        self.holds = holds
+        self.taken, self.has, self.any, self.has_else = holds, False, False, False
+        self.empty: list[tuple[int, Entry, bool]] = []
+
+
+def _close(stack: list[_Level]) -> None:
+    """Record the branch the innermost chain of ``stack`` leaves, where it holds no text."""
+    top = stack[-1]
+    if not top.has:
+        defs = frozenset().union(*(s.cond[0] for s in stack))
+        undefs = frozenset().union(*(s.cond[1] for s in stack))
+        top.empty.append((top.line, (defs, undefs), not all(s.holds for s in stack)))
+
+
+def left_branches(
+    code: str, configured: Iterable[str] = (), skip: Iterable[tuple[int, int]] = ()
+) -> list[tuple[int, Entry]]:
+    """The branches of ``code`` (stripped) inactive under the ``configured`` defines that
+    hold no text while another branch of their chain does (```ifdef FAST`` left empty
+    beside an ```else`` writing ``s``; the missing ```else`` of ```ifndef FAST``, of a
+    configured ```ifdef SYNTHESIS``): a build entering one drops what rtlopt's reading
+    writes there, which may leave a variable unassigned (round 83 case 11). Each as (the
+    line of its directive, or of its chain's first one for a missing ```else``; the macros
+    a build entering it defines and those it leaves undefined, every directive level of the
+    line), outside the chains opening in ``skip``; none that no build enters."""
+    on, spans = set(configured), list(skip)
+    none: frozenset[str] = frozenset()
+    out: list[tuple[int, Entry]] = []
+    stack: list[_Level] = []
+    end = 0
+    for m in _COND.finditer(code):
+        kind, name = m.group(1) or m.group(3), m.group(2) or ""
+        if code[end : m.start()].strip():
+            for s in stack:
+                s.has = s.any = True
+        end = m.end()
+        line = tf.line_of(code, m.start())
+        n = frozenset({name} if name else ())
+        if kind in ("ifdef", "ifndef"):
+            holds = (name in on) == (kind == "ifdef")
+            cond, neg = ((n, none), (none, n)) if kind == "ifdef" else ((none, n), (n, none))
+            stack.append(_Level(m.start(), line, neg, cond, holds))
+            continue
+        if not stack:
+            continue
+        _close(stack)
+        top = stack[-1]
+        if kind == "endif":
+            if not top.has_else:
+                top.cond, top.holds, top.has, top.line = top.neg, not top.taken, False, top.first
+                _close(stack)
+            stack.pop()
+            if top.any and not any(a <= top.at < b for a, b in spans):
+                out += [(ln, e) for ln, e, off in top.empty if off and not e[0] & e[1]]
+            continue
+        holds = not top.taken and (kind == "else" or name in on)
+        top.cond = top.neg if kind == "else" else (top.neg[0] | n, top.neg[1])
+        top.neg = top.neg if kind == "else" else (top.neg[0], top.neg[1] | n)
+        top.holds, top.taken, top.has, top.line = holds, top.taken or holds, False, line
+        top.has_else = kind == "else"
+    return out
+
+
+def left_lines(
+    code: str,
+    defined: set[str],
+    runtime: bool,
+    skip: list[tuple[int, int]],
+    configured: Iterable[str] = (),
+) -> list[tuple[int, str, Entry]]:
+    """The branches :func:`left_branches` finds that a build of the repository may enter
+    (each macro it defines is in ``defined``, any when ``runtime``; a configured one it
+    undefines any build may leave undefined): (line, a macro entering it, its entry)."""
+    out: list[tuple[int, str, Entry]] = []
+    if "`" not in code:
+        return out
+    on = set(configured)
+    for line, entry in left_branches(code, configured, skip):
         add, drop = entry[0] - on, entry[1] & on
         if runtime or add <= defined:
             out.append((line, sorted(add or drop or {"?"})[0], entry))
