@@ -184,22 +184,27 @@ def folder_tree(folder: Path) -> tuple[list[Path], list[Path]]:
 #: its source check read the list twice)
 _IN_PROCESS: dict[str, tuple[dict[Path, str], dict[str, str] | None]] = {}
 _INCLUDE_NAME = re.compile(r'`include\s*["<]([^">\n]+)[">]')
+#: an include in a macro's body: looked up from wherever the macro is expanded
+_MACRO_INCLUDE = re.compile(r"`define\b[^\n]*(?:\\\n[^\n]*)*`include\b")
 
 
 def _lookups(design: Design, files: set[Path]) -> dict[str, str] | None:
     """The file each place an ```include`` of ``files`` may be looked up in holds ("" for
     none; the including file's folder, then the include folders), or None where an include's
-    name is a macro's (no list is kept then). A place is the folder and the name as a tool
-    opens them: the kernel walks a ``..`` through a linked folder to the link target's parent
-    (``sub/../hdr`` is no lexical ``hdr``), and the file found is told by its real path (a
-    link retargeted finds another file)."""
+    name is a macro's, or an include sits in a macro's body or a define's value (looked up
+    from wherever it is expanded): no list is kept then. A place is the folder and the name
+    as a tool opens them: the kernel walks a ``..`` through a linked folder to the link
+    target's parent (``sub/../hdr`` is no lexical ``hdr``), and the file found is told by its
+    real path (a link retargeted finds another file)."""
+    if any("`" in str(v) for v in design.defines.values()):
+        return None  # a define's value may include (where it is expanded) or name a macro
     out: dict[str, str] = {}
     for f in sorted(files):
         try:
             text = f.read_text(errors="replace")
         except OSError:
             continue
-        if re.search(r"`include\s*`", text):
+        if re.search(r"`include\s*`", text) or _MACRO_INCLUDE.search(text):
             return None
         for name in _INCLUDE_NAME.findall(text):
             for d in (f.parent, *design.include_dirs):

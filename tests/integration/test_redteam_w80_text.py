@@ -138,3 +138,29 @@ def test_a_header_found_through_a_linked_folders_parent_is_no_cache_hit(
     time.sleep(1.1)
     (deep / "hdr" / "k.vh").write_text("`define K 8'h80\n")
     assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
+
+
+@pytest.mark.parametrize("where", ["define", "macro"])
+def test_an_include_a_macro_makes_is_no_cache_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Round 84 case 13: the include's name only in a define's value (``-D INC=`include
+    "../k.vh"``) or a macro's body is looked up from where the macro is expanded: a header
+    appearing there changes K."""
+    a, b = tmp_path / "a" / "inc", tmp_path / "b" / "inc"
+    a.mkdir(parents=True)
+    b.mkdir(parents=True)
+    (tmp_path / "b" / "k.vh").write_text("`define K 8'hBD\n")
+    body = REF.replace(b"8'hBD", b"`K")
+    args: tuple[str, ...] = ("-I", str(a), "-I", str(b))
+    if where == "define":
+        ref, args = b"`INC\n" + body, (*args, "-D", '`INC=`include "../k.vh"'[1:])
+    else:
+        ref = b'`define INC `include "../k.vh"\n`INC\n' + body
+    repo = _repo(tmp_path, monkeypatch, ref)
+    (tmp_path / "cand.v").write_bytes(REF)
+    args = ("evaluate", "m.v", *args, "-c", str(tmp_path / "cand.v"))
+    assert run_rtlopt(repo, *args).returncode == 0
+    time.sleep(1.1)
+    (tmp_path / "a" / "k.vh").write_text("`define K 8'h80\n")
+    assert run_rtlopt(repo, *args, "--seed", "42").returncode == 1
