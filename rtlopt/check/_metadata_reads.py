@@ -25,6 +25,13 @@ Metadata is read by class, not by a list of spellings:
   script's own) or from the environment by name, and not set by the build texts themselves;
 - a workflow's expression on the event (``github.ref_name``, ``github.event.*``).
 
+What the gate cannot name fails closed (:mod:`rtlopt.check._metadata_closed`): a VCS
+program whose command is no literal word (``xargs git``, ``git $(ARGS)``), git's dashed
+programs (``git-log``), a revision searching the messages (``HEAD^{/fast}``, ``:/fast``), the
+whole environment read (``env | grep``), a variable's name computed at run time
+(``$(BUILDKITE_$(K))``, ``${!N}``), a CI variable's name quoted for a helper
+(``get_env_var("BUILDKITE_MESSAGE")``); a Make define block is a variable like any other.
+
 Not metadata: git's own branch readings (``rev-parse --abbrev-ref``: a CI job checks a pull
 request out detached; ibex's dvsim names its report folders so), git readings of a hash
 (``git rev-parse HEAD``) and git commands that fetch or change a tree (``clone``,
@@ -40,6 +47,12 @@ import re
 from collections.abc import Container
 from pathlib import Path
 
+from rtlopt.check._metadata_closed import (
+    env_read,
+    no_literal_command,
+    revision_search,
+    with_defines,
+)
 from rtlopt.check._setting_variables import _ASSIGN
 
 __all__ = ["metadata_findings", "metadata_steering"]
@@ -109,12 +122,17 @@ _ENV_READ = re.compile(
 )
 
 
+#: a CI service's variable named by a quoted string (``get_env_var("BUILDKITE_MESSAGE")``,
+#: ``for v in ["GIT_BRANCH"]``): read by a helper with a computed key (``os.environ[v]``)
+_QUOTED_NAME = re.compile(r"""(?<![\w$])["']([A-Z][A-Z0-9]*(?:[_.][A-Z0-9]+)+)["']""")
+
 _TARGET = re.compile(r"(?:^|[_.])(?:BASE|TARGET)|TARGETBRANCH")
 #: each read's pattern with the strings a text holds for it to match
 _READS = (
     (_DOLLAR_READ, ("$",)),
     (_OTHER_READ, ("%", "ifdef", "ifndef")),
     (_ENV_READ, ("env", "ENV", "Env", "variables")),
+    (_QUOTED_NAME, ('"', "'")),
 )
 
 
@@ -154,19 +172,31 @@ _METADATA_COMMAND = re.compile(rf"(?<![\w-])(?:{_METADATA_NAMES})(?![\w-])")
 _THROUGH_VARIABLE = re.compile(rf"\$+[({{]?\w+[)}}]?\s+(?:-\S+\s+)*(?:{_METADATA_NAMES})\b")
 
 
+#: git's dashed programs (``git-log``, ``/usr/lib/git-core/git-show``), by their command
+_DASHED = re.compile(
+    r"""(?:^|(?<=[\s;|&(`{=\[,"'/\\]))git-([A-Za-z][\w-]*)(?:\.exe)?(?=[\s"',;)\]}|&`]|$)"""
+)
+
+
 def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
     """Whether ``line`` runs a VCS or forge program for metadata (a command outside
     :data:`_NO_METADATA`, or git with no command after it: a variable's value, ``G=git; $G
     log``), reads another metadata source (:data:`_META`) or a CI service's metadata
     variable (:func:`_ci_reads`)."""
-    if _META.search(line) or _ci_reads(line, given):
+    if _META.search(line) or _ci_reads(line, given) or env_read(line):
+        return True
+    if any(m.group(1) not in _NO_METADATA for m in _DASHED.finditer(line)):
         return True
     for m in _GIT_WORD.finditer(line):
         at = m.end()
         while (opt := _GIT_OPTION.match(line, at)) is not None and opt.end() > at:
             at = opt.end()
+        if revision_search(line, m.end()):
+            return True
         cmd = _GIT_COMMAND.match(line, at)
         if cmd is not None and cmd.group(1) not in _NO_METADATA:
+            return True
+        if cmd is None and no_literal_command(line, m.start("prog"), m.end(), at):
             return True
         if cmd is None and m.group("prog") == "git" and _after_git(line, at):
             return True
@@ -310,8 +340,9 @@ _DEFINE = re.compile(r"(?:^|[\s\"'=])(?:-D\s*[A-Za-z_]|\+define\+)|GITHUB_ENV")
 
 
 def _joined(text: str) -> str:
-    """``text`` with each continued line joined to the next (one line of a recipe)."""
-    return re.sub(r"\\\r?\n", " ", text)
+    """``text`` with each continued line joined to the next (one line of a recipe), a Make
+    define block's lines read as its variable's assignments (:func:`with_defines`)."""
+    return with_defines(re.sub(r"\\\r?\n", " ", text))
 
 
 def _lines(text: str) -> list[str]:
@@ -338,6 +369,13 @@ def _starts(pattern: re.Pattern[str], text: str, needle: str) -> list[int]:
     return [m.start() for m in pattern.finditer(text)] if needle in text else []
 
 
+#: the quick look for the whole environment read or a computed name (:func:`env_read`)
+_ENV_QUICK = re.compile(
+    r"env|ENV|VARIABLES|set\s*[|>]|export|declare|typeset|compgen|\$\{!"
+    r"|\$[({]\s*(?:value\s+|origin\s+)?[\w.]*\$"
+)
+
+
 def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
     """A quick look for lines that may read metadata, besides a program's word: a metadata
     source's word, a command through a variable, a reference to a variable naming a program or
@@ -353,6 +391,7 @@ def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
         ),
         (_THROUGH_VARIABLE, "$"),
         (re.compile(r"\$+\{\w+:?[-=]"), "$"),
+        (_ENV_QUICK, ""),
     ]
     if programs:
         named = "|".join(sorted(programs))

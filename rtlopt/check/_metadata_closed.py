@@ -1,0 +1,122 @@
+"""The reads of a commit's metadata the gate cannot name, failed closed (for the gate).
+
+:mod:`rtlopt.check._metadata_reads` names metadata reads by class: a VCS program's command,
+a CI service's variable by its name. What it cannot name it counts as a read, on a line that
+chooses or sets something of the build:
+
+- a VCS program whose command is no literal word: read from stdin (``... | xargs git``), a
+  variable (``git $(ARGS)``, ``git "$@"``), a placeholder (``xargs -I{} git {}``); unless the
+  line only looks the program up (``which git``) or asks its version (``git --version``), or
+  assigns the program's word alone (``GIT := git``: the variable is followed where it is read);
+- a revision argument searching the commits' messages or the reflog (``HEAD^{/fast}``,
+  ``:/fast``, ``HEAD@{1}``), whatever the command (``rev-parse`` included);
+- the whole environment read (``env`` or ``printenv`` with no name, ``set``, ``export -p``,
+  ``declare -p``, Make's ``$(.VARIABLES)``, ``os.environ.items()``, ``for k in os.environ``,
+  Perl's ``keys %ENV``, Tcl's ``array names env``): a CI service's metadata variable is in it;
+- a variable's name computed at run time (``$(BUILDKITE_$(K))``, ``$($(V))``, ``${!N}``,
+  ``os.environ[f"X_{k}"]``, ``getenv(name)``, ``$::env($n)``, ``$ENV{${N}}``): it may name one.
+
+A Make ``define NAME ... endef`` block is a variable like any other: :func:`with_defines`
+reads each line of its body as an assignment of ``NAME``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "COMPUTED",
+    "WHOLE_ENV",
+    "env_read",
+    "no_literal_command",
+    "revision_search",
+    "with_defines",
+]
+
+_SP = r"[ \t]*"
+#: the whole environment read: a listing program with no name, the shell's ``set`` alone,
+#: Make's variable list, a script's iteration over its environment
+WHOLE_ENV = re.compile(
+    rf"(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell|exec)\b|!){_SP}(?:[\w.~/-]*/)?(?:env|printenv)"
+    r"(?:\s+-0)?\s*(?=$|[|;&)>`}])"
+    rf"|(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell)\b|!){_SP}set\s*[|>]"
+    rf"|(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell)\b|!){_SP}(?:export\s+-p|declare\s+-[px]+"
+    r"|typeset\s+-x|compgen\s+-[ev])\s*(?=$|[|;&)>`}])"
+    r"|\.VARIABLES\b|environ\.(?:items|keys|values)\s*\("
+    r"|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+(?:os\.)?environ\b"
+    r"|\b(?:filter|str|repr|dumps|sorted|list|print)\(\s*(?:os\.)?environ\s*[,)]"
+    r"|\b(?:keys|values|each)\s+%ENV\b|\barray\s+(?:names|get)\s+(?:::)?env\b",
+    re.M,
+)
+#: a variable's name computed at run time: Make's ``$(X_$(Y))``, the shell's ``${!N}`` (not
+#: autoconf's ``${$v+set}``: whether it is set), a script's environment read by a key built
+#: in place (an f-string, ``+``, ``%``, ``format``, ``join``); a key held by a plain variable
+#: (a function's parameter) is named where it is given, by a quoted name (:mod:`._metadata_reads`)
+COMPUTED = re.compile(
+    r"\$\(\s*(?:value\s+|origin\s+)?[\w.]*\$|\$\{\s*\w*\$(?!\w+\+set\})|\$\{!"
+    r"|(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*"
+    r"(?:[fF][rRbB]?[\"']|[^\]),\n]*?(?:\+|%|\.format\b|\bjoin\b))"
+    r"|(?:\benv\(|\bENV\{)\s*[$\[]"
+)
+
+
+def env_read(line: str) -> bool:
+    """Whether ``line`` reads the whole environment or a variable by a computed name."""
+    return bool(WHOLE_ENV.search(line) or COMPUTED.search(line))
+
+
+#: a revision argument searching the commits' messages (``^{/text}``, ``:/text``) or the
+#: reflog (``@{1}``, ``@{-1}``, ``@{upstream}``); not a URL's ``://``
+_SEARCH = re.compile(r"\^\{/|@\{|(?<![\w.:/~-]):/(?!/)")
+
+
+def revision_search(line: str, at: int) -> bool:
+    """Whether ``line`` holds, after a VCS program's word at ``at``, a revision argument
+    searching the messages or the reflog (:data:`_SEARCH`)."""
+    return _SEARCH.search(line, at) is not None
+
+
+#: a program's word only looked up or assigned, not run: ``which git``, ``shutil.which("git")``
+_LOOKUP = re.compile(
+    r"(?:\bwhich|\bcommand\s+-[vV]|\btype(?:\s+-[aptP]+)?|\bhash|\bwhereis|\bwhere"
+    r"|Get-Command|find_program\s*\(\s*\w+(?:\s+NAMES)?|\bwhich\s*\()\s*[\"']?[\w.~/\\-]*$"
+)
+#: the program's word as an assignment's whole value: ``GIT := git``, ``G="/usr/bin/git"``
+_VALUE_BEFORE = re.compile(r"[=:]\s*[\"']?[\w.~/\\-]*$")
+_VALUE_AFTER = re.compile(r"(?:\.exe)?[\"']?\s*(?:[;#,].*)?$")
+#: the word as a variable's name being assigned (``jj = cfg.next()``)
+_ASSIGNED = re.compile(r"\s*(?:::=|[:+?!]?=(?!=))")
+#: git's options that print no metadata and run no command
+_TERMINAL = re.compile(r"--(?:version|help|exec-path|html-path|man-path|info-path)\b|-h\b")
+
+
+def no_literal_command(line: str, start: int, end: int, at: int) -> bool:
+    """Whether the VCS program's word at ``line[start:end]`` runs with no literal command
+    word after its options (which end at ``at``): nothing, a variable, stdin, a
+    placeholder. Not a lookup (``which git``), a terminal option (``git --version``), nor the
+    word alone as an assignment's value (``GIT := git``: followed where it is read)."""
+    before = line[:start]
+    if _ASSIGNED.match(line, end) or _LOOKUP.search(before) or _TERMINAL.search(line, end, at):
+        return False
+    return not (_VALUE_BEFORE.search(before) and _VALUE_AFTER.match(line, end))
+
+
+_DEFINE_BLOCK = re.compile(
+    r"^([ \t]*(?:(?:override|export|private)[ \t]+)*define[ \t]+([A-Za-z_][\w.-]*)[^\n]*\n)"
+    r"(.*?)(?=^[ \t]*endef\b)",
+    re.M | re.S,
+)
+
+
+def with_defines(text: str) -> str:
+    """``text`` with each line of a Make ``define NAME ... endef`` block's body read as an
+    assignment of ``NAME`` (``NAME = <line>``); the lines keep their numbers."""
+    if "endef" not in text:
+        return text
+
+    def body(m: re.Match[str]) -> str:
+        name = m.group(2)
+        lines = m.group(3).split("\n")
+        return m.group(1) + "\n".join(f"{name} = {ln}" if ln else ln for ln in lines)
+
+    return _DEFINE_BLOCK.sub(body, text)
