@@ -45,10 +45,13 @@ WHOLE_ENV = re.compile(
     r"|\.VARIABLES\b|environ\.(?:items|keys|values)\s*\("
     r"|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+(?:os\.)?environ\b"
     r"|\b(?:filter|str|repr|dumps|sorted|list|print)\(\s*(?:os\.)?environ\s*[,)]"
-    r"|\b(?:keys|values|each)\s+%ENV\b|\barray\s+(?:names|get)\s+(?:::)?env\b",
+    r"|\b(?:keys|values|each)\s+%ENV\b|\barray\s+(?:names|get)\s+(?:::)?env\b"
+    r"|\b(?:keys|entries|values|stringify)\(\s*process\.env\b"
+    r"|\bENV\.(?:each\w*|to_h|to_a|keys|values|select|filter\w*|find|map|inspect)\b",
     re.M,
 )
-#: a variable's name computed at run time: Make's ``$(X_$(Y))``, the shell's ``${!N}`` (not
+#: a variable's name computed at run time: Make's ``$(X_$(Y))``, the shell's ``${!N}`` and
+#: ``eval echo \$X_$K`` (not
 #: autoconf's ``${$v+set}``: whether it is set), a script's environment read by a key built
 #: in place (an f-string, ``+``, ``%``, ``format``, ``join``); a key held by a plain variable
 #: (a function's parameter) is named where it is given, by a quoted name (:mod:`._metadata_reads`)
@@ -56,7 +59,8 @@ COMPUTED = re.compile(
     r"\$\(\s*(?:value\s+|origin\s+)?[\w.]*\$|\$\{\s*\w*\$(?!\w+\+set\})|\$\{!"
     r"|(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*"
     r"(?:[fF][rRbB]?[\"']|[^\]),\n]*?(?:\+|%|\.format\b|\bjoin\b))"
-    r"|(?:\benv\(|\bENV\{)\s*[$\[]"
+    r"|(?:\benv\(|\bENV\{)\s*[$\[]|\bprintenv\s+[\"']?\$|\beval\b[^\n]*\\\$\{?\w*\$(?!\w+\+set\})"
+    r"|process\.env\[\s*(?![\"'][\w.]*[\"']\s*\])|\bENV(?:\[|\.fetch\()\s*(?![\"'])"
 )
 
 

@@ -371,7 +371,7 @@ def _starts(pattern: re.Pattern[str], text: str, needle: str) -> list[int]:
 
 #: the quick look for the whole environment read or a computed name (:func:`env_read`)
 _ENV_QUICK = re.compile(
-    r"env|ENV|VARIABLES|set\s*[|>]|export|declare|typeset|compgen|\$\{!"
+    r"env|ENV|VARIABLES|set\s*[|>]|export|declare|typeset|compgen|eval|\$\{!"
     r"|\$[({]\s*(?:value\s+|origin\s+)?[\w.]*\$"
 )
 
