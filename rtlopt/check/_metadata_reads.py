@@ -80,6 +80,9 @@ _NO_METADATA = frozenset(
     "ls-files ls-tree hash-object update-index write-tree archive version help update up co "
     "export sync auth".split()
 )
+#: of those, the other programs' commands that are no git built-in: a git alias may take
+#: their names (``git -c alias.co='log -1' co``), and git-lfs is an external one
+_NOT_GIT_BUILTIN = frozenset("update up co export sync auth lfs".split())
 #: metadata readers besides the programs: git's files, the VCS libraries, a forge's web API, a
 #: workflow's expression on the event (``github.ref_name``; not the repository, the run, the
 #: runner's paths or the event's name, nor the branch a pull request goes into and its number:
@@ -194,13 +197,30 @@ def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
         if revision_search(line, m.end()):
             return True
         cmd = _GIT_COMMAND.match(line, at)
-        if cmd is not None and cmd.group(1) not in _NO_METADATA:
+        if cmd is not None and _unknown(m.group("prog"), cmd.group(1), line[m.end() : at]):
             return True
         if cmd is None and no_literal_command(line, m.start("prog"), m.end(), at):
             return True
         if cmd is None and m.group("prog") == "git" and _after_git(line, at):
             return True
+    if _VCS_VARIABLE.search(line):
+        return True
     return _THROUGH_VARIABLE.search(line) is not None and "GIT" in line.upper()
+
+
+#: a variable named for a VCS program (``$(GIT)``, ``$HG_CMD``) run with no literal command
+_VCS_VARIABLE = re.compile(
+    r"\$+[({]?(?:\w+_)?(?:GIT|HG|VCS|SVN)(?:_\w+)?[)}]?\s+(?:-\S+\s+)*[\"']?(?:\$|$)", re.M
+)
+
+
+def _unknown(prog: str, cmd: str, options: str) -> bool:
+    """Whether a VCS program's command may read metadata: none known to read none, a git
+    alias's name (:data:`_NOT_GIT_BUILTIN`), any command under an alias set in the options
+    (Mercurial's ``--config alias.update=log`` overrides its own commands)."""
+    if cmd not in _NO_METADATA or "alias" in options:
+        return True
+    return prog == "git" and cmd in _NOT_GIT_BUILTIN
 
 
 def _after_git(line: str, at: int) -> bool:
@@ -390,6 +410,7 @@ def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
             "",
         ),
         (_THROUGH_VARIABLE, "$"),
+        (_VCS_VARIABLE, "$"),
         (re.compile(r"\$+\{\w+:?[-=]"), "$"),
         (_ENV_QUICK, ""),
     ]

@@ -224,6 +224,9 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("S := $(shell echo log | xargs -I{} git {} -1)\n" + _CHOOSE, 1),
         ("ARGS := log -1 --format=%s\nS := $(shell git $(ARGS))\n" + _CHOOSE, 2),
         ("S := $(shell sh -c 'git \"$$0\" -1' log)\n" + _CHOOSE, 1),
+        ("S := $(shell git -c alias.co='log -1' co)\n" + _CHOOSE, 1),
+        ("S := $(shell hg --config=alias.update=log update)\n" + _CHOOSE, 1),
+        ("S := $(shell $(GIT) $(ARGS))\n" + _CHOOSE, 1),
         # git's dashed programs, by a path or by name
         ("S := $(shell /usr/lib/git-core/git-log -1 --format=%s)\n" + _CHOOSE, 1),
         ("S := $(shell git-show -s --format=%s)\n" + _CHOOSE, 1),
