@@ -27,6 +27,7 @@ import re
 __all__ = [
     "COMPUTED",
     "WHOLE_ENV",
+    "copy_reads",
     "env_read",
     "no_literal_command",
     "revision_search",
@@ -67,6 +68,32 @@ COMPUTED = re.compile(
 def env_read(line: str) -> bool:
     """Whether ``line`` reads the whole environment or a variable by a computed name."""
     return bool(WHOLE_ENV.search(line) or COMPUTED.search(line))
+
+
+#: a copy of the whole environment: ``env = os.environ.copy()``, ``dict(os.environ)``,
+#: ``{**os.environ}``, ``%ENV`` copied in Perl
+_COPY = re.compile(
+    r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:(?:os\.)?environ\.copy\(\)|dict\(\s*(?:os\.)?environ\s*\)"
+    r"|\{\s*\*\*\s*(?:os\.)?environ\s*[,}]|\{\s*\.\.\.process\.env\b|ENV\.to_h\b)"
+)
+
+
+def copy_reads(text: str) -> list[int]:
+    """Where ``text`` reads a copy of the whole environment it made (:data:`_COPY`) whole:
+    iterated, its items or values, passed to a filter (``for k in env``, ``env.items()``);
+    not passed to a program (``subprocess.run(cmd, env=env)``) nor read by a name."""
+    if "environ" not in text and "process.env" not in text and "ENV" not in text:
+        return []
+    names = {m.group(1) for m in _COPY.finditer(text)}
+    if not names:
+        return []
+    n = "|".join(sorted(map(re.escape, names)))
+    whole = re.compile(
+        rf"(?<![\w.])(?:{n})\.(?:items|keys|values)\s*\(|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+"
+        rf"(?:{n})\b|\b(?:filter|str|repr|dumps|sorted|list|print|any|all|keys|entries)\(\s*"
+        rf"(?:[^()]*,\s*)?(?:{n})\s*[,)]"
+    )
+    return [m.start() for m in whole.finditer(text)]
 
 
 #: a revision argument searching the commits' messages (``^{/text}``, ``:/text``) or the

@@ -48,6 +48,7 @@ from collections.abc import Container
 from pathlib import Path
 
 from rtlopt.check._metadata_closed import (
+    copy_reads,
     env_read,
     no_literal_command,
     revision_search,
@@ -179,6 +180,14 @@ _THROUGH_VARIABLE = re.compile(rf"\$+[({{]?\w+[)}}]?\s+(?:-\S+\s+)*(?:{_METADATA
 _DASHED = re.compile(
     r"""(?:^|(?<=[\s;|&(`{=\[,"'/\\]))git-([A-Za-z][\w-]*)(?:\.exe)?(?=[\s"',;)\]}|&`]|$)"""
 )
+
+
+def _line_indexes(text: str, at: list[int]) -> set[int]:
+    """The indexes of ``text``'s lines holding the offsets ``at``."""
+    if not at:
+        return set()
+    ends = [m.start() for m in re.finditer("\n", text)]
+    return {bisect.bisect_left(ends, k) for k in at}
 
 
 def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
@@ -331,10 +340,7 @@ class _Variables:
             for m in r.finditer(text)
             if _ci_name(m, self.given)
         ]
-        if not at:
-            return set()
-        ends = [m.start() for m in re.finditer("\n", text)]
-        return {bisect.bisect_left(ends, k) for k in at}
+        return _line_indexes(text, at)
 
     def expand(self, line: str) -> str:
         """``line`` with each reference to a program's variable (or a default naming one:
@@ -435,8 +441,9 @@ def metadata_steering(
     hits = []
     for i, text in enumerate(joined):
         lines = text.split("\n")
-        for k in sorted(names.candidates(i, text)):
-            if _reads_metadata(names.expand(lines[k]), names.given):
+        copies = _line_indexes(text, copy_reads(text))
+        for k in sorted(names.candidates(i, text) | copies):
+            if k in copies or _reads_metadata(names.expand(lines[k]), names.given):
                 hits.append((i, k + 1, lines[k]))
     if not hits:
         return []

@@ -249,6 +249,10 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("S := $(shell eval echo \\$$BUILDKITE_$$K)\n" + _CHOOSE, 1),
         ("if (JSON.stringify(process.env).includes('fast')) iverilog('-DF')\n", 1),
         ("if ENV.to_h.to_s.include?('fast') then iverilog('-DF') end\n", 1),
+        (
+            "env = os.environ.copy()\nif any('fast' in v for v in env.values()):\n    iverilog('-DF')\n",
+            2,
+        ),
         ("k = 'MESSAGE'\nif 'fast' in os.environ[f'BUILDKITE_{k}']:\n    iverilog('-DF')\n", 2),
         ("if 'fast' in get_env_var('BUILDKITE_MESSAGE'):\n    iverilog('-DF')\n", 1),
         # a Make define block is a variable like any other
