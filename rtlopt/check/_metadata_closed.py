@@ -23,6 +23,7 @@ reads each line of its body as an assignment of ``NAME``.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 __all__ = [
     "COMPUTED",
@@ -65,9 +66,32 @@ COMPUTED = re.compile(
 )
 
 
-def env_read(line: str) -> bool:
-    """Whether ``line`` reads the whole environment or a variable by a computed name."""
-    return bool(WHOLE_ENV.search(line) or COMPUTED.search(line))
+def env_read(line: str, given: Container[str] = frozenset()) -> bool:
+    """Whether ``line`` reads the whole environment or a variable by a computed name; not a
+    Make name computed as the build texts set it themselves (``given``: the template's
+    ``COMPILER_SUPPORTS_$(1) := ...`` read as ``$(COMPILER_SUPPORTS_$(1))``)."""
+    if WHOLE_ENV.search(line):
+        return True
+    for m in COMPUTED.finditer(line):
+        name = _reference(line, m.start()) if m.group(0).startswith("$") else None
+        if not name or name not in given:
+            return True
+    return False
+
+
+def _reference(line: str, at: int) -> str | None:
+    """The name inside Make's reference ``$(...)``/``${...}`` at ``at`` (its parentheses
+    balanced), or None."""
+    opening = line[at + 1 : at + 2]
+    if opening not in "({" or not opening:
+        return None
+    closing, depth = ")" if opening == "(" else "}", 0
+    for k in range(at + 1, len(line)):
+        depth += {opening: 1, closing: -1}.get(line[k], 0)
+        if depth == 0:
+            name = line[at + 2 : k].strip()
+            return None if name.startswith(("value ", "origin ", "!")) else name
+    return None
 
 
 #: a copy of the whole environment: ``env = os.environ.copy()``, ``dict(os.environ)``,

@@ -195,7 +195,7 @@ def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
     :data:`_NO_METADATA`, or git with no command after it: a variable's value, ``G=git; $G
     log``), reads another metadata source (:data:`_META`) or a CI service's metadata
     variable (:func:`_ci_reads`)."""
-    if _META.search(line) or _ci_reads(line, given) or env_read(line):
+    if _META.search(line) or _ci_reads(line, given) or env_read(line, given):
         return True
     if any(m.group(1) not in _NO_METADATA for m in _DASHED.finditer(line)):
         return True
@@ -474,7 +474,8 @@ def _steers(line: str, i: int, every: _Lines) -> bool:
     (through other variables' assignments, a few levels)."""
     from rtlopt.check._conditionals import CONDITIONAL
 
-    condition = CONDITIONAL.match(line) or _CI_CONDITION.match(line)
+    value = _ASSIGN.sub("", line, count=1)  # a define block's line (:func:`with_defines`)
+    condition = CONDITIONAL.match(line) or _CI_CONDITION.match(line) or CONDITIONAL.match(value)
     if _sets(line) or (every.sets(i) and (condition or _META.search(line))):
         return True
     # `if:` assigns nothing, nor a CI step's key (`run: make "$GIT_BRANCH"` runs a command)
@@ -502,6 +503,10 @@ def _assigned_name(line: str) -> str:
 _WRITES = re.compile(r"(?:>>?|\btee(?:\s+-a)?|--output[= ]|-o\s)\s*[\"']?([\w./-]*\w)")
 
 
+#: Make code run from a variable: it may set or choose anything (``$(eval $(CHOOSER))``)
+_EVAL = re.compile(r"\$\(\s*eval\b")
+
+
 def _read_by_choice(names: list[str], every: _Lines) -> bool:
     """Whether a line choosing or setting something reads one of ``names`` (variables, file
     names), directly or through other variables' assignments, a few levels."""
@@ -520,7 +525,8 @@ def _read_by_choice(names: list[str], every: _Lines) -> bool:
                     continue
                 if "/" not in var and "." not in var and var not in _reads(ln):
                     continue  # a variable: read by its $ form or by a conditional's name
-                if _is_setting(ln, {}) or (CONDITIONAL.match(ln) and every.sets(i)):
+                chooses = CONDITIONAL.match(ln) or _EVAL.search(ln)
+                if _is_setting(ln, {}) or (chooses and every.sets(i)):
                     return True
                 other = _assigned_name(ln)
                 if other and other not in seen:

@@ -258,6 +258,11 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         # a Make define block is a variable like any other
         ("define SUBJ\ngit log -1 --format=%s\nendef\nS := $(shell $(SUBJ))\n" + _CHOOSE, (2, 4)),
         ("define G\ngit\nendef\nS := $(shell $(G) log -1)\n" + _CHOOSE, 4),
+        (
+            "define PICK\nifneq ($(findstring fast,$(shell git log -1)),)\nDEFS += -DFAST\nendif\n"
+            "endef\n$(eval $(PICK))\nsim:\n\tiverilog $(DEFS) m.v\n",
+            2,
+        ),
     ],
 )
 def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
@@ -280,6 +285,8 @@ def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
         "env = os.environ.copy()\nsubprocess.run(['iverilog', '-DX', 'm.v'], env=env)\n",
         "sim:\n\tenv VERILATOR_ROOT=/x iverilog -DX m.v\n",
         "jj = cfg.get(x)\nif jj:\n    iverilog('-DX')\n",
+        "define T\nOK_$(1) := $$(shell true)\nifeq ($$(OK_$(1)),0)\nDEFS += -DX\nendif\nendef\n"
+        "$(eval $(call T,a))\nsim:\n\tiverilog $(DEFS) m.v\n",
         "for v in ['PRJ_DIR']:\n    if os.getenv(v) is None:\n        iverilog('-DX')\n",
         '"type": "git",\nsim:\n\tiverilog -DX m.v\n',
         'if test "${PATH_SEPARATOR+set}" != set; then iverilog -DX m.v; fi\n',
