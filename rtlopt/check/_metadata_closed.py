@@ -137,7 +137,10 @@ _LOOKUP = re.compile(
     r"|Get-Command|find_program\s*\(\s*\w+(?:\s+NAMES)?|\bwhich\s*\()\s*[\"']?[\w.~/\\-]*$"
 )
 #: the program's word as an assignment's whole value: ``GIT := git``, ``G="/usr/bin/git"``
-_VALUE_BEFORE = re.compile(r"[=:]\s*[\"']?[\w.~/\\-]*$")
+_VALUE_BEFORE = re.compile(
+    r"(?:^|[\s;&|(`{,])(?:[A-Za-z_][\w.]*\s*(?:::=|:=|\?=|\+=|=)|[\"']?[A-Za-z_][\w.-]*[\"']?\s*:)"
+    r"\s*[\"']?[\w.~/\\-]*$"
+)
 _VALUE_AFTER = re.compile(r"(?:\.exe)?[\"']?\s*(?:[;#,].*)?$")
 #: the word as a variable's name being assigned (``jj = cfg.next()``)
 _ASSIGNED = re.compile(r"\s*(?:::=|[:+?!]?=(?!=))")

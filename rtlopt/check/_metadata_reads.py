@@ -66,7 +66,7 @@ _PROGRAM_NAMES = r"git|hub|hg|sl|jj|gh|glab|tea|svn|bzr|brz|fossil|darcs|pijul|p
 #: argument vector's item, a variable's value, a path's last part
 _GIT_WORD = re.compile(
     rf"""(?:^[ \t]*[@+\-]*|(?<=[\s;|&(`{{=\[,"'/\\]))(?P<prog>{_PROGRAM_NAMES})(?:\.exe)?"""
-    r"""(?=[\s"',;)\]}]|$)"""
+    r"""(?=[\s"',;)\]}|&<>`]|$)"""
 )
 #: an option of git's own before its command, with the argument it takes
 _GIT_OPTION = re.compile(

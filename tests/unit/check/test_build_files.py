@@ -222,6 +222,8 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         # a VCS program whose command is no literal word: stdin (xargs), a variable, sh -c
         ("S := $(shell echo log -1 --format=%s | xargs git)\n" + _CHOOSE, 1),
         ("S := $(shell echo log | xargs -I{} git {} -1)\n" + _CHOOSE, 1),
+        ("S := $(shell echo log -1 | xargs -d: git; true)\n" + _CHOOSE, 1),
+        ("S := $(shell echo log -1 | xargs git|cat)\n" + _CHOOSE, 1),
         ("ARGS := log -1 --format=%s\nS := $(shell git $(ARGS))\n" + _CHOOSE, 2),
         ("S := $(shell sh -c 'git \"$$0\" -1' log)\n" + _CHOOSE, 1),
         ("S := $(shell git -c alias.co='log -1' co)\n" + _CHOOSE, 1),
