@@ -39,8 +39,8 @@ _SP = r"[ \t]*"
 #: the whole environment read: a listing program with no name, the shell's ``set`` alone,
 #: Make's variable list, a script's iteration over its environment
 WHOLE_ENV = re.compile(
-    rf"(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell|exec)\b|!){_SP}(?:[\w.~/-]*/)?(?:env|printenv)"
-    r"(?:\s+-0)?\s*(?=$|[|;&)>`}])"
+    rf"(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell|exec)\b|!){_SP}"
+    r"(?:(?:/|\.\.?/|~/)(?:[\w.~-]+/)*)?(?:env|printenv)(?:\s+-0)?\s*(?=$|[|;&)>`}])"
     rf"|(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell)\b|!){_SP}set\s*[|>]"
     rf"|(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell)\b|!){_SP}(?:export\s+-p|declare\s+-[px]+"
     r"|typeset\s+-x|compgen\s+-[ev])\s*(?=$|[|;&)>`}])"
@@ -142,17 +142,23 @@ _VALUE_BEFORE = re.compile(
     r"\s*[\"']?[\w.~/\\-]*$"
 )
 _VALUE_AFTER = re.compile(r"(?:\.exe)?[\"']?\s*(?:[;#,].*)?$")
+#: a variable's reference or a placeholder next (``hg $(ARGS)``, ``xargs -I{} hg {}``)
+_VARIABLE_NEXT = re.compile(r"""\s*["']?(?:\$|\{\}|%)""")
 #: the word as a variable's name being assigned (``jj = cfg.next()``)
 _ASSIGNED = re.compile(r"\s*(?:::=|[:+?!]?=(?!=))")
 #: git's options that print no metadata and run no command
 _TERMINAL = re.compile(r"--(?:version|help|exec-path|html-path|man-path|info-path)\b|-h\b")
 
 
-def no_literal_command(line: str, start: int, end: int, at: int) -> bool:
+def no_literal_command(line: str, start: int, end: int, at: int, git: bool = True) -> bool:
     """Whether the VCS program's word at ``line[start:end]`` runs with no literal command
     word after its options (which end at ``at``): nothing, a variable, stdin, a
-    placeholder. Not a lookup (``which git``), a terminal option (``git --version``), nor the
-    word alone as an assignment's value (``GIT := git``: followed where it is read)."""
+    placeholder (for another VCS than git, whose short names are common words, only a
+    variable or a placeholder). Not a lookup (``which git``), a terminal option (``git
+    --version``), nor the word alone as an assignment's value (``GIT := git``: followed where
+    it is read)."""
+    if not git and not _VARIABLE_NEXT.match(line, at):
+        return False  # `jj = start;`, `for (j = jj; ...`: another program's word, a C name
     before = line[:start]
     if _ASSIGNED.match(line, end) or _LOOKUP.search(before) or _TERMINAL.search(line, end, at):
         return False

@@ -43,6 +43,7 @@ change's. A reading on a line that only runs a linter or prints is no choice of 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Container
 from pathlib import Path
@@ -127,8 +128,9 @@ _ENV_READ = re.compile(
 
 
 #: a CI service's variable named by a quoted string (``get_env_var("BUILDKITE_MESSAGE")``,
-#: ``for v in ["GIT_BRANCH"]``): read by a helper with a computed key (``os.environ[v]``)
-_QUOTED_NAME = re.compile(r"""(?<![\w$])["']([A-Z][A-Z0-9]*(?:[_.][A-Z0-9]+)+)["']""")
+#: ``for v in ["GIT_BRANCH"]``) or a template's field (``{GIT_BRANCH}``, ``<GIT_BRANCH>``):
+#: read by a helper with a computed key (``os.environ[v]``, dvsim's substitutions)
+_QUOTED_NAME = re.compile(r"""["'{<]([A-Z][A-Z0-9]*(?:[_.][A-Z0-9]+)+)["'}>]""")
 
 _TARGET = re.compile(r"(?:^|[_.])(?:BASE|TARGET)|TARGETBRANCH")
 #: each read's pattern with the strings a text holds for it to match
@@ -136,7 +138,7 @@ _READS = (
     (_DOLLAR_READ, ("$",)),
     (_OTHER_READ, ("%", "ifdef", "ifndef")),
     (_ENV_READ, ("env", "ENV", "Env", "variables")),
-    (_QUOTED_NAME, ('"', "'")),
+    (_QUOTED_NAME, ('"', "'", "{", "<")),
 )
 
 
@@ -208,7 +210,9 @@ def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
         cmd = _GIT_COMMAND.match(line, at)
         if cmd is not None and _unknown(m.group("prog"), cmd.group(1), line[m.end() : at]):
             return True
-        if cmd is None and no_literal_command(line, m.start("prog"), m.end(), at):
+        if cmd is None and no_literal_command(
+            line, m.start("prog"), m.end(), at, m.group("prog") == "git"
+        ):
             return True
         if cmd is None and m.group("prog") == "git" and _after_git(line, at):
             return True
@@ -396,10 +400,9 @@ def _starts(pattern: re.Pattern[str], text: str, needle: str) -> list[int]:
 
 
 #: the quick look for the whole environment read or a computed name (:func:`env_read`)
-_ENV_QUICK = re.compile(
-    r"env|ENV|VARIABLES|set\s*[|>]|export|declare|typeset|compgen|eval|\$\{!"
-    r"|\$[({]\s*(?:value\s+|origin\s+)?[\w.]*\$"
-)
+_ENV_QUICK = re.compile(r"env|ENV|VARIABLES|export|declare|typeset|compgen|eval")
+_ENV_QUICK_SET = re.compile(r"set\s*[|>]")
+_COMPUTED_QUICK = re.compile(r"\$(?:\{!|[({]\s*(?:value\s+|origin\s+)?[\w.]*\$)")
 
 
 def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
@@ -419,6 +422,8 @@ def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
         (_VCS_VARIABLE, "$"),
         (re.compile(r"\$+\{\w+:?[-=]"), "$"),
         (_ENV_QUICK, ""),
+        (_ENV_QUICK_SET, "set"),
+        (_COMPUTED_QUICK, "$"),
     ]
     if programs:
         named = "|".join(sorted(programs))
@@ -459,6 +464,19 @@ class _Lines:
         self.texts = texts
         self.lines = [(ln, i) for i, (_, text) in enumerate(texts) for ln in _lines(text)]
         self._sets: dict[int, bool] = {}
+        self._all = "\n".join(ln for ln, _ in self.lines)
+        self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
+        self._ends = [e - 1 for e in self._ends]
+
+    def containing(self, word: str) -> list[tuple[str, int]]:
+        """The lines holding ``word`` (searched in one string: a large tree has many)."""
+        out, at = [], self._all.find(word)
+        while at >= 0:
+            k = bisect.bisect_left(self._ends, at)
+            out.append(self.lines[k])
+            end = self._ends[k] if k < len(self._ends) else len(self._all)
+            at = self._all.find(word, end)
+        return out
 
     def sets(self, i: int) -> bool:
         if i not in self._sets:
@@ -520,9 +538,7 @@ def _read_by_choice(names: list[str], every: _Lines) -> bool:
         nxt = []
         for var in todo:
             seen.add(var)
-            for ln, i in every.lines:
-                if var not in ln:
-                    continue
+            for ln, i in every.containing(var):
                 if "/" not in var and "." not in var and var not in _reads(ln):
                     continue  # a variable: read by its $ form or by a conditional's name
                 chooses = CONDITIONAL.match(ln) or _EVAL.search(ln)

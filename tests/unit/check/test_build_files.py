@@ -227,6 +227,7 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("ARGS := log -1 --format=%s\nS := $(shell git $(ARGS))\n" + _CHOOSE, 2),
         ("S := $(shell sh -c 'git \"$$0\" -1' log)\n" + _CHOOSE, 1),
         ("S := $(shell git -c alias.co='log -1' co)\n" + _CHOOSE, 1),
+        ("S := $(shell hg $(ARGS))\n" + _CHOOSE, 1),
         ("S := $(shell hg --config=alias.update=log update)\n" + _CHOOSE, 1),
         ("S := $(shell $(GIT) $(ARGS))\n" + _CHOOSE, 1),
         # git's dashed programs, by a path or by name
@@ -257,6 +258,7 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ),
         ("k = 'MESSAGE'\nif 'fast' in os.environ[f'BUILDKITE_{k}']:\n    iverilog('-DF')\n", 2),
         ("if 'fast' in get_env_var('BUILDKITE_MESSAGE'):\n    iverilog('-DF')\n", 1),
+        ("build_opts: ['+define+{BUILDKITE_MESSAGE}']\nrun: iverilog -DX m.v\n", 1),
         # a Make define block is a variable like any other
         ("define SUBJ\ngit log -1 --format=%s\nendef\nS := $(shell $(SUBJ))\n" + _CHOOSE, (2, 4)),
         ("define G\ngit\nendef\nS := $(shell $(G) log -1)\n" + _CHOOSE, 4),
@@ -287,6 +289,8 @@ def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
         "env = os.environ.copy()\nsubprocess.run(['iverilog', '-DX', 'm.v'], env=env)\n",
         "sim:\n\tenv VERILATOR_ROOT=/x iverilog -DX m.v\n",
         "jj = cfg.get(x)\nif jj:\n    iverilog('-DX')\n",
+        "for (jj = 0; jj < n; jj++) {\n  iverilog(jj);\n}\n",
+        "I/src/env\nsim:\n\tiverilog -DX m.v\n",
         "define T\nOK_$(1) := $$(shell true)\nifeq ($$(OK_$(1)),0)\nDEFS += -DX\nendif\nendef\n"
         "$(eval $(call T,a))\nsim:\n\tiverilog $(DEFS) m.v\n",
         "for v in ['PRJ_DIR']:\n    if os.getenv(v) is None:\n        iverilog('-DX')\n",
