@@ -25,6 +25,13 @@ Metadata is read by class, not by a list of spellings:
   script's own) or from the environment by name, and not set by the build texts themselves;
 - a workflow's expression on the event (``github.ref_name``, ``github.event.*``).
 
+What the gate cannot name fails closed (:mod:`rtlopt.check._metadata_closed`): a VCS
+program whose command is no literal word (``xargs git``, ``git $(ARGS)``), git's dashed
+programs (``git-log``), a revision searching the messages (``HEAD^{/fast}``, ``:/fast``), the
+whole environment read (``env | grep``), a variable's name computed at run time
+(``$(BUILDKITE_$(K))``, ``${!N}``), a CI variable's name quoted for a helper
+(``get_env_var("BUILDKITE_MESSAGE")``); a Make define block is a variable like any other.
+
 Not metadata: git's own branch readings (``rev-parse --abbrev-ref``: a CI job checks a pull
 request out detached; ibex's dvsim names its report folders so), git readings of a hash
 (``git rev-parse HEAD``) and git commands that fetch or change a tree (``clone``,
@@ -36,10 +43,18 @@ change's. A reading on a line that only runs a linter or prints is no choice of 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Container
 from pathlib import Path
 
+from rtlopt.check._metadata_closed import (
+    copy_reads,
+    env_read,
+    no_literal_command,
+    revision_search,
+    with_defines,
+)
 from rtlopt.check._setting_variables import _ASSIGN
 
 __all__ = ["metadata_findings", "metadata_steering"]
@@ -52,7 +67,7 @@ _PROGRAM_NAMES = r"git|hub|hg|sl|jj|gh|glab|tea|svn|bzr|brz|fossil|darcs|pijul|p
 #: argument vector's item, a variable's value, a path's last part
 _GIT_WORD = re.compile(
     rf"""(?:^[ \t]*[@+\-]*|(?<=[\s;|&(`{{=\[,"'/\\]))(?P<prog>{_PROGRAM_NAMES})(?:\.exe)?"""
-    r"""(?=[\s"',;)\]}]|$)"""
+    r"""(?=[\s"',;)\]}|&<>`]|$)"""
 )
 #: an option of git's own before its command, with the argument it takes
 _GIT_OPTION = re.compile(
@@ -67,6 +82,9 @@ _NO_METADATA = frozenset(
     "ls-files ls-tree hash-object update-index write-tree archive version help update up co "
     "export sync auth".split()
 )
+#: of those, the other programs' commands that are no git built-in: a git alias may take
+#: their names (``git -c alias.co='log -1' co``), and git-lfs is an external one
+_NOT_GIT_BUILTIN = frozenset("update up co export sync auth lfs".split())
 #: metadata readers besides the programs: git's files, the VCS libraries, a forge's web API, a
 #: workflow's expression on the event (``github.ref_name``; not the repository, the run, the
 #: runner's paths or the event's name, nor the branch a pull request goes into and its number:
@@ -109,12 +127,18 @@ _ENV_READ = re.compile(
 )
 
 
+#: a CI service's variable named by a quoted string (``get_env_var("BUILDKITE_MESSAGE")``,
+#: ``for v in ["GIT_BRANCH"]``) or a template's field (``{GIT_BRANCH}``, ``<GIT_BRANCH>``):
+#: read by a helper with a computed key (``os.environ[v]``, dvsim's substitutions)
+_QUOTED_NAME = re.compile(r"""["'{<]([A-Z][A-Z0-9]*(?:[_.][A-Z0-9]+)+)["'}>]""")
+
 _TARGET = re.compile(r"(?:^|[_.])(?:BASE|TARGET)|TARGETBRANCH")
 #: each read's pattern with the strings a text holds for it to match
 _READS = (
     (_DOLLAR_READ, ("$",)),
     (_OTHER_READ, ("%", "ifdef", "ifndef")),
     (_ENV_READ, ("env", "ENV", "Env", "variables")),
+    (_QUOTED_NAME, ('"', "'", "{", "<")),
 )
 
 
@@ -154,23 +178,62 @@ _METADATA_COMMAND = re.compile(rf"(?<![\w-])(?:{_METADATA_NAMES})(?![\w-])")
 _THROUGH_VARIABLE = re.compile(rf"\$+[({{]?\w+[)}}]?\s+(?:-\S+\s+)*(?:{_METADATA_NAMES})\b")
 
 
+#: git's dashed programs (``git-log``, ``/usr/lib/git-core/git-show``), by their command
+_DASHED = re.compile(
+    r"""(?:^|(?<=[\s;|&(`{=\[,"'/\\]))git-([A-Za-z][\w-]*)(?:\.exe)?(?=[\s"',;)\]}|&`]|$)"""
+)
+
+
+def _line_indexes(text: str, at: list[int]) -> set[int]:
+    """The indexes of ``text``'s lines holding the offsets ``at``."""
+    if not at:
+        return set()
+    ends = [m.start() for m in re.finditer("\n", text)]
+    return {bisect.bisect_left(ends, k) for k in at}
+
+
 def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
     """Whether ``line`` runs a VCS or forge program for metadata (a command outside
     :data:`_NO_METADATA`, or git with no command after it: a variable's value, ``G=git; $G
     log``), reads another metadata source (:data:`_META`) or a CI service's metadata
     variable (:func:`_ci_reads`)."""
-    if _META.search(line) or _ci_reads(line, given):
+    if _META.search(line) or _ci_reads(line, given) or env_read(line, given):
+        return True
+    if any(m.group(1) not in _NO_METADATA for m in _DASHED.finditer(line)):
         return True
     for m in _GIT_WORD.finditer(line):
         at = m.end()
         while (opt := _GIT_OPTION.match(line, at)) is not None and opt.end() > at:
             at = opt.end()
+        if revision_search(line, m.end()):
+            return True
         cmd = _GIT_COMMAND.match(line, at)
-        if cmd is not None and cmd.group(1) not in _NO_METADATA:
+        if cmd is not None and _unknown(m.group("prog"), cmd.group(1), line[m.end() : at]):
+            return True
+        if cmd is None and no_literal_command(
+            line, m.start("prog"), m.end(), at, m.group("prog") == "git"
+        ):
             return True
         if cmd is None and m.group("prog") == "git" and _after_git(line, at):
             return True
+    if _VCS_VARIABLE.search(line):
+        return True
     return _THROUGH_VARIABLE.search(line) is not None and "GIT" in line.upper()
+
+
+#: a variable named for a VCS program (``$(GIT)``, ``$HG_CMD``) run with no literal command
+_VCS_VARIABLE = re.compile(
+    r"\$+[({]?(?:\w+_)?(?:GIT|HG|VCS|SVN)(?:_\w+)?[)}]?\s+(?:-\S+\s+)*[\"']?(?:\$|$)", re.M
+)
+
+
+def _unknown(prog: str, cmd: str, options: str) -> bool:
+    """Whether a VCS program's command may read metadata: none known to read none, a git
+    alias's name (:data:`_NOT_GIT_BUILTIN`), any command under an alias set in the options
+    (Mercurial's ``--config alias.update=log`` overrides its own commands)."""
+    if cmd not in _NO_METADATA or "alias" in options:
+        return True
+    return prog == "git" and cmd in _NOT_GIT_BUILTIN
 
 
 def _after_git(line: str, at: int) -> bool:
@@ -281,10 +344,7 @@ class _Variables:
             for m in r.finditer(text)
             if _ci_name(m, self.given)
         ]
-        if not at:
-            return set()
-        ends = [m.start() for m in re.finditer("\n", text)]
-        return {bisect.bisect_left(ends, k) for k in at}
+        return _line_indexes(text, at)
 
     def expand(self, line: str) -> str:
         """``line`` with each reference to a program's variable (or a default naming one:
@@ -310,8 +370,9 @@ _DEFINE = re.compile(r"(?:^|[\s\"'=])(?:-D\s*[A-Za-z_]|\+define\+)|GITHUB_ENV")
 
 
 def _joined(text: str) -> str:
-    """``text`` with each continued line joined to the next (one line of a recipe)."""
-    return re.sub(r"\\\r?\n", " ", text)
+    """``text`` with each continued line joined to the next (one line of a recipe), a Make
+    define block's lines read as its variable's assignments (:func:`with_defines`)."""
+    return with_defines(re.sub(r"\\\r?\n", " ", text))
 
 
 def _lines(text: str) -> list[str]:
@@ -338,6 +399,12 @@ def _starts(pattern: re.Pattern[str], text: str, needle: str) -> list[int]:
     return [m.start() for m in pattern.finditer(text)] if needle in text else []
 
 
+#: the quick look for the whole environment read or a computed name (:func:`env_read`)
+_ENV_QUICK = re.compile(r"env|ENV|VARIABLES|export|declare|typeset|compgen|eval")
+_ENV_QUICK_SET = re.compile(r"set\s*[|>]")
+_COMPUTED_QUICK = re.compile(r"\$(?:\{!|[({]\s*(?:value\s+|origin\s+)?[\w.]*\$)")
+
+
 def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
     """A quick look for lines that may read metadata, besides a program's word: a metadata
     source's word, a command through a variable, a reference to a variable naming a program or
@@ -352,7 +419,11 @@ def _quick(programs: set[str]) -> list[tuple[re.Pattern[str], str]]:
             "",
         ),
         (_THROUGH_VARIABLE, "$"),
+        (_VCS_VARIABLE, "$"),
         (re.compile(r"\$+\{\w+:?[-=]"), "$"),
+        (_ENV_QUICK, ""),
+        (_ENV_QUICK_SET, "set"),
+        (_COMPUTED_QUICK, "$"),
     ]
     if programs:
         named = "|".join(sorted(programs))
@@ -375,8 +446,9 @@ def metadata_steering(
     hits = []
     for i, text in enumerate(joined):
         lines = text.split("\n")
-        for k in sorted(names.candidates(i, text)):
-            if _reads_metadata(names.expand(lines[k]), names.given):
+        copies = _line_indexes(text, copy_reads(text))
+        for k in sorted(names.candidates(i, text) | copies):
+            if k in copies or _reads_metadata(names.expand(lines[k]), names.given):
                 hits.append((i, k + 1, lines[k]))
     if not hits:
         return []
@@ -392,6 +464,19 @@ class _Lines:
         self.texts = texts
         self.lines = [(ln, i) for i, (_, text) in enumerate(texts) for ln in _lines(text)]
         self._sets: dict[int, bool] = {}
+        self._all = "\n".join(ln for ln, _ in self.lines)
+        self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
+        self._ends = [e - 1 for e in self._ends]
+
+    def containing(self, word: str) -> list[tuple[str, int]]:
+        """The lines holding ``word`` (searched in one string: a large tree has many)."""
+        out, at = [], self._all.find(word)
+        while at >= 0:
+            k = bisect.bisect_left(self._ends, at)
+            out.append(self.lines[k])
+            end = self._ends[k] if k < len(self._ends) else len(self._all)
+            at = self._all.find(word, end)
+        return out
 
     def sets(self, i: int) -> bool:
         if i not in self._sets:
@@ -407,7 +492,8 @@ def _steers(line: str, i: int, every: _Lines) -> bool:
     (through other variables' assignments, a few levels)."""
     from rtlopt.check._conditionals import CONDITIONAL
 
-    condition = CONDITIONAL.match(line) or _CI_CONDITION.match(line)
+    value = _ASSIGN.sub("", line, count=1)  # a define block's line (:func:`with_defines`)
+    condition = CONDITIONAL.match(line) or _CI_CONDITION.match(line) or CONDITIONAL.match(value)
     if _sets(line) or (every.sets(i) and (condition or _META.search(line))):
         return True
     # `if:` assigns nothing, nor a CI step's key (`run: make "$GIT_BRANCH"` runs a command)
@@ -435,6 +521,10 @@ def _assigned_name(line: str) -> str:
 _WRITES = re.compile(r"(?:>>?|\btee(?:\s+-a)?|--output[= ]|-o\s)\s*[\"']?([\w./-]*\w)")
 
 
+#: Make code run from a variable: it may set or choose anything (``$(eval $(CHOOSER))``)
+_EVAL = re.compile(r"\$\(\s*eval\b")
+
+
 def _read_by_choice(names: list[str], every: _Lines) -> bool:
     """Whether a line choosing or setting something reads one of ``names`` (variables, file
     names), directly or through other variables' assignments, a few levels."""
@@ -448,12 +538,11 @@ def _read_by_choice(names: list[str], every: _Lines) -> bool:
         nxt = []
         for var in todo:
             seen.add(var)
-            for ln, i in every.lines:
-                if var not in ln:
-                    continue
+            for ln, i in every.containing(var):
                 if "/" not in var and "." not in var and var not in _reads(ln):
                     continue  # a variable: read by its $ form or by a conditional's name
-                if _is_setting(ln, {}) or (CONDITIONAL.match(ln) and every.sets(i)):
+                chooses = CONDITIONAL.match(ln) or _EVAL.search(ln)
+                if _is_setting(ln, {}) or (chooses and every.sets(i)):
                     return True
                 other = _assigned_name(ln)
                 if other and other not in seen:

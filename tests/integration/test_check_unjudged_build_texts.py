@@ -104,6 +104,8 @@ _SIM = "sim:\n\tiverilog $(DEFS) -o sim inv.v\n"
         (_FAST.replace("$(S)", "$(GIT_BRANCH)") + _SIM, 1),
         # a forge's CLI
         ("S := $(shell gh pr view --json title --jq .title)\n" + _FAST + _SIM, 1),
+        # round 84: git's command in a Make define block run by $(shell $(SUBJ))
+        ("define SUBJ\ngit log -1 --format=%s\nendef\nS := $(shell $(SUBJ))\n" + _FAST + _SIM, 2),
     ],
 )
 def test_a_build_steered_by_metadata_through_variables_ci_names_or_forge_clis_is_a_finding(

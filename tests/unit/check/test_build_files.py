@@ -216,6 +216,93 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
     assert metadata_steering(tmp_path) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # a VCS program whose command is no literal word: stdin (xargs), a variable, sh -c
+        ("S := $(shell echo log -1 --format=%s | xargs git)\n" + _CHOOSE, 1),
+        ("S := $(shell echo log | xargs -I{} git {} -1)\n" + _CHOOSE, 1),
+        ("S := $(shell echo log -1 | xargs -d: git; true)\n" + _CHOOSE, 1),
+        ("S := $(shell echo log -1 | xargs git|cat)\n" + _CHOOSE, 1),
+        ("ARGS := log -1 --format=%s\nS := $(shell git $(ARGS))\n" + _CHOOSE, 2),
+        ("S := $(shell sh -c 'git \"$$0\" -1' log)\n" + _CHOOSE, 1),
+        ("S := $(shell git -c alias.co='log -1' co)\n" + _CHOOSE, 1),
+        ("S := $(shell hg $(ARGS))\n" + _CHOOSE, 1),
+        ("S := $(shell hg --config=alias.update=log update)\n" + _CHOOSE, 1),
+        ("S := $(shell $(GIT) $(ARGS))\n" + _CHOOSE, 1),
+        # git's dashed programs, by a path or by name
+        ("S := $(shell /usr/lib/git-core/git-log -1 --format=%s)\n" + _CHOOSE, 1),
+        ("S := $(shell git-show -s --format=%s)\n" + _CHOOSE, 1),
+        # a revision argument searching the messages or the reflog, whatever the command
+        ("S := $(shell git rev-parse -q --verify 'HEAD^{/fast}')\n" + _CHOOSE, 1),
+        ("S := $(shell git rev-parse -q --verify :/fast)\n" + _CHOOSE, 1),
+        ("S := $(shell git rev-parse 'HEAD@{1}')\n" + _CHOOSE, 1),
+        # a computed variable name, the whole environment read
+        (
+            "K := MESSAGE\nifneq ($(findstring fast,$(BUILDKITE_$(K))),)\nDEFS += -DFAST\nendif\n"
+            "sim:\n\tiverilog $(DEFS) m.v\n",
+            2,
+        ),
+        ('sim:\n\tif [ "$${!N}" = fast ]; then iverilog -DF m.v; fi\n', 2),
+        ("S := $(shell env | grep '^BUILDKITE_MESSAGE=.*fast')\n" + _CHOOSE, 1),
+        ("S := $(shell printenv | grep fast)\n" + _CHOOSE, 1),
+        ("S := $(foreach v,$(.VARIABLES),$(findstring fast,$($(v))))\n" + _CHOOSE, 1),
+        ("sim:\n\tif set | grep -q fast; then iverilog -DF m.v; fi\n", 2),
+        ("S := $(shell printenv $$N)\n" + _CHOOSE, 1),
+        ("S := $(shell eval echo \\$$BUILDKITE_$$K)\n" + _CHOOSE, 1),
+        ("if (JSON.stringify(process.env).includes('fast')) iverilog('-DF')\n", 1),
+        ("if ENV.to_h.to_s.include?('fast') then iverilog('-DF') end\n", 1),
+        (
+            "env = os.environ.copy()\nif any('fast' in v for v in env.values()):\n    iverilog('-DF')\n",
+            2,
+        ),
+        ("k = 'MESSAGE'\nif 'fast' in os.environ[f'BUILDKITE_{k}']:\n    iverilog('-DF')\n", 2),
+        ("if 'fast' in get_env_var('BUILDKITE_MESSAGE'):\n    iverilog('-DF')\n", 1),
+        ("build_opts: ['+define+{BUILDKITE_MESSAGE}']\nrun: iverilog -DX m.v\n", 1),
+        # a Make define block is a variable like any other
+        ("define SUBJ\ngit log -1 --format=%s\nendef\nS := $(shell $(SUBJ))\n" + _CHOOSE, (2, 4)),
+        ("define G\ngit\nendef\nS := $(shell $(G) log -1)\n" + _CHOOSE, 4),
+        (
+            "define PICK\nifneq ($(findstring fast,$(shell git log -1)),)\nDEFS += -DFAST\nendif\n"
+            "endef\n$(eval $(PICK))\nsim:\n\tiverilog $(DEFS) m.v\n",
+            2,
+        ),
+    ],
+)
+def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
+    tmp_path: Path, text: str, line: int | tuple[int, ...]
+) -> None:
+    """The classes of round 84, failed closed: a VCS program whose command is no literal
+    word known to read no metadata, a revision searching the messages, a computed variable
+    name or the whole environment read, a Make define block."""
+    (tmp_path / "Makefile").write_text(text)
+    lines = [line] if isinstance(line, int) else list(line)
+    assert [at for _, at, _ in metadata_steering(tmp_path)] == lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'py = os.environ.get("PY")\nfor k, v in os.environ.items():\n    print(k)\n',
+        "ifeq ($(shell which git),)\nDEFS += -DX\nendif\nsim:\n\tiverilog $(DEFS) m.v\n",
+        "V := $(shell git --version)\nsim:\n\tiverilog -DV=$(V) m.v\n",
+        "env = os.environ.copy()\nsubprocess.run(['iverilog', '-DX', 'm.v'], env=env)\n",
+        "sim:\n\tenv VERILATOR_ROOT=/x iverilog -DX m.v\n",
+        "jj = cfg.get(x)\nif jj:\n    iverilog('-DX')\n",
+        "for (jj = 0; jj < n; jj++) {\n  iverilog(jj);\n}\n",
+        "I/src/env\nsim:\n\tiverilog -DX m.v\n",
+        "define T\nOK_$(1) := $$(shell true)\nifeq ($$(OK_$(1)),0)\nDEFS += -DX\nendif\nendef\n"
+        "$(eval $(call T,a))\nsim:\n\tiverilog $(DEFS) m.v\n",
+        "for v in ['PRJ_DIR']:\n    if os.getenv(v) is None:\n        iverilog('-DX')\n",
+        '"type": "git",\nsim:\n\tiverilog -DX m.v\n',
+        'if test "${PATH_SEPARATOR+set}" != set; then iverilog -DX m.v; fi\n',
+    ],
+)
+def test_program_lookups_and_environment_passing_are_no_finding(tmp_path: Path, text: str) -> None:
+    (tmp_path / "Makefile").write_text(text)
+    assert metadata_steering(tmp_path) == []
+
+
 def test_build_checks_make_every_commit_a_finding_where_a_build_reads_the_message(
     tmp_path: Path,
 ) -> None:

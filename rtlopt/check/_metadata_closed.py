@@ -1,0 +1,186 @@
+"""The reads of a commit's metadata the gate cannot name, failed closed (for the gate).
+
+:mod:`rtlopt.check._metadata_reads` names metadata reads by class: a VCS program's command,
+a CI service's variable by its name. What it cannot name it counts as a read, on a line that
+chooses or sets something of the build:
+
+- a VCS program whose command is no literal word: read from stdin (``... | xargs git``), a
+  variable (``git $(ARGS)``, ``git "$@"``), a placeholder (``xargs -I{} git {}``); unless the
+  line only looks the program up (``which git``) or asks its version (``git --version``), or
+  assigns the program's word alone (``GIT := git``: the variable is followed where it is read);
+- a revision argument searching the commits' messages or the reflog (``HEAD^{/fast}``,
+  ``:/fast``, ``HEAD@{1}``), whatever the command (``rev-parse`` included);
+- the whole environment read (``env`` or ``printenv`` with no name, ``set``, ``export -p``,
+  ``declare -p``, Make's ``$(.VARIABLES)``, ``os.environ.items()``, ``for k in os.environ``,
+  Perl's ``keys %ENV``, Tcl's ``array names env``): a CI service's metadata variable is in it;
+- a variable's name computed at run time (``$(BUILDKITE_$(K))``, ``$($(V))``, ``${!N}``,
+  ``os.environ[f"X_{k}"]``, ``getenv(name)``, ``$::env($n)``, ``$ENV{${N}}``): it may name one.
+
+A Make ``define NAME ... endef`` block is a variable like any other: :func:`with_defines`
+reads each line of its body as an assignment of ``NAME``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container
+
+__all__ = [
+    "COMPUTED",
+    "WHOLE_ENV",
+    "copy_reads",
+    "env_read",
+    "no_literal_command",
+    "revision_search",
+    "with_defines",
+]
+
+_SP = r"[ \t]*"
+#: the whole environment read: a listing program with no name, the shell's ``set`` alone,
+#: Make's variable list, a script's iteration over its environment
+WHOLE_ENV = re.compile(
+    rf"(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell|exec)\b|!){_SP}"
+    r"(?:(?:/|\.\.?/|~/)(?:[\w.~-]+/)*)?(?:env|printenv)(?:\s+-0)?\s*(?=$|[|;&)>`}])"
+    rf"|(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell)\b|!){_SP}set\s*[|>]"
+    rf"|(?:^|[;&|(`{{]|\b(?:if|then|do|else|shell)\b|!){_SP}(?:export\s+-p|declare\s+-[px]+"
+    r"|typeset\s+-x|compgen\s+-[ev])\s*(?=$|[|;&)>`}])"
+    r"|\.VARIABLES\b|environ\.(?:items|keys|values)\s*\("
+    r"|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+(?:os\.)?environ\b"
+    r"|\b(?:filter|str|repr|dumps|sorted|list|print)\(\s*(?:os\.)?environ\s*[,)]"
+    r"|\b(?:keys|values|each)\s+%ENV\b|\barray\s+(?:names|get)\s+(?:::)?env\b"
+    r"|\b(?:keys|entries|values|stringify)\(\s*process\.env\b"
+    r"|\bENV\.(?:each\w*|to_h|to_a|keys|values|select|filter\w*|find|map|inspect)\b",
+    re.M,
+)
+#: a variable's name computed at run time: Make's ``$(X_$(Y))``, the shell's ``${!N}`` and
+#: ``eval echo \$X_$K`` (not
+#: autoconf's ``${$v+set}``: whether it is set), a script's environment read by a key built
+#: in place (an f-string, ``+``, ``%``, ``format``, ``join``); a key held by a plain variable
+#: (a function's parameter) is named where it is given, by a quoted name (:mod:`._metadata_reads`)
+COMPUTED = re.compile(
+    r"\$\(\s*(?:value\s+|origin\s+)?[\w.]*\$|\$\{\s*\w*\$(?!\w+\+set\})|\$\{!"
+    r"|(?:environ(?:\.get\s*\(|\[)|getenv\s*\()\s*"
+    r"(?:[fF][rRbB]?[\"']|[^\]),\n]*?(?:\+|%|\.format\b|\bjoin\b))"
+    r"|(?:\benv\(|\bENV\{)\s*[$\[]|\bprintenv\s+[\"']?\$|\beval\b[^\n]*\\\$\{?\w*\$(?!\w+\+set\})"
+    r"|process\.env\[\s*(?![\"'][\w.]*[\"']\s*\])|\bENV(?:\[|\.fetch\()\s*(?![\"'])"
+)
+
+
+def env_read(line: str, given: Container[str] = frozenset()) -> bool:
+    """Whether ``line`` reads the whole environment or a variable by a computed name; not a
+    Make name computed as the build texts set it themselves (``given``: the template's
+    ``COMPILER_SUPPORTS_$(1) := ...`` read as ``$(COMPILER_SUPPORTS_$(1))``)."""
+    if WHOLE_ENV.search(line):
+        return True
+    for m in COMPUTED.finditer(line):
+        name = _reference(line, m.start()) if m.group(0).startswith("$") else None
+        if not name or name not in given:
+            return True
+    return False
+
+
+def _reference(line: str, at: int) -> str | None:
+    """The name inside Make's reference ``$(...)``/``${...}`` at ``at`` (its parentheses
+    balanced), or None."""
+    opening = line[at + 1 : at + 2]
+    if opening not in "({" or not opening:
+        return None
+    closing, depth = ")" if opening == "(" else "}", 0
+    for k in range(at + 1, len(line)):
+        depth += {opening: 1, closing: -1}.get(line[k], 0)
+        if depth == 0:
+            name = line[at + 2 : k].strip()
+            return None if name.startswith(("value ", "origin ", "!")) else name
+    return None
+
+
+#: a copy of the whole environment: ``env = os.environ.copy()``, ``dict(os.environ)``,
+#: ``{**os.environ}``, ``%ENV`` copied in Perl
+_COPY = re.compile(
+    r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:(?:os\.)?environ\.copy\(\)|dict\(\s*(?:os\.)?environ\s*\)"
+    r"|\{\s*\*\*\s*(?:os\.)?environ\s*[,}]|\{\s*\.\.\.process\.env\b|ENV\.to_h\b)"
+)
+
+
+def copy_reads(text: str) -> list[int]:
+    """Where ``text`` reads a copy of the whole environment it made (:data:`_COPY`) whole:
+    iterated, its items or values, passed to a filter (``for k in env``, ``env.items()``);
+    not passed to a program (``subprocess.run(cmd, env=env)``) nor read by a name."""
+    if "environ" not in text and "process.env" not in text and "ENV" not in text:
+        return []
+    names = {m.group(1) for m in _COPY.finditer(text)}
+    if not names:
+        return []
+    n = "|".join(sorted(map(re.escape, names)))
+    whole = re.compile(
+        rf"(?<![\w.])(?:{n})\.(?:items|keys|values)\s*\(|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+"
+        rf"(?:{n})\b|\b(?:filter|str|repr|dumps|sorted|list|print|any|all|keys|entries)\(\s*"
+        rf"(?:[^()]*,\s*)?(?:{n})\s*[,)]"
+    )
+    return [m.start() for m in whole.finditer(text)]
+
+
+#: a revision argument searching the commits' messages (``^{/text}``, ``:/text``) or the
+#: reflog (``@{1}``, ``@{-1}``, ``@{upstream}``); not a URL's ``://``
+_SEARCH = re.compile(r"\^\{/|@\{|(?<![\w.:/~-]):/(?!/)")
+
+
+def revision_search(line: str, at: int) -> bool:
+    """Whether ``line`` holds, after a VCS program's word at ``at``, a revision argument
+    searching the messages or the reflog (:data:`_SEARCH`)."""
+    return _SEARCH.search(line, at) is not None
+
+
+#: a program's word only looked up or assigned, not run: ``which git``, ``shutil.which("git")``
+_LOOKUP = re.compile(
+    r"(?:\bwhich|\bcommand\s+-[vV]|\btype(?:\s+-[aptP]+)?|\bhash|\bwhereis|\bwhere"
+    r"|Get-Command|find_program\s*\(\s*\w+(?:\s+NAMES)?|\bwhich\s*\()\s*[\"']?[\w.~/\\-]*$"
+)
+#: the program's word as an assignment's whole value: ``GIT := git``, ``G="/usr/bin/git"``
+_VALUE_BEFORE = re.compile(
+    r"(?:^|[\s;&|(`{,])(?:[A-Za-z_][\w.]*\s*(?:::=|:=|\?=|\+=|=)|[\"']?[A-Za-z_][\w.-]*[\"']?\s*:)"
+    r"\s*[\"']?[\w.~/\\-]*$"
+)
+_VALUE_AFTER = re.compile(r"(?:\.exe)?[\"']?\s*(?:[;#,].*)?$")
+#: a variable's reference or a placeholder next (``hg $(ARGS)``, ``xargs -I{} hg {}``)
+_VARIABLE_NEXT = re.compile(r"""\s*["']?(?:\$|\{\}|%)""")
+#: the word as a variable's name being assigned (``jj = cfg.next()``)
+_ASSIGNED = re.compile(r"\s*(?:::=|[:+?!]?=(?!=))")
+#: git's options that print no metadata and run no command
+_TERMINAL = re.compile(r"--(?:version|help|exec-path|html-path|man-path|info-path)\b|-h\b")
+
+
+def no_literal_command(line: str, start: int, end: int, at: int, git: bool = True) -> bool:
+    """Whether the VCS program's word at ``line[start:end]`` runs with no literal command
+    word after its options (which end at ``at``): nothing, a variable, stdin, a
+    placeholder (for another VCS than git, whose short names are common words, only a
+    variable or a placeholder). Not a lookup (``which git``), a terminal option (``git
+    --version``), nor the word alone as an assignment's value (``GIT := git``: followed where
+    it is read)."""
+    if not git and not _VARIABLE_NEXT.match(line, at):
+        return False  # `jj = start;`, `for (j = jj; ...`: another program's word, a C name
+    before = line[:start]
+    if _ASSIGNED.match(line, end) or _LOOKUP.search(before) or _TERMINAL.search(line, end, at):
+        return False
+    return not (_VALUE_BEFORE.search(before) and _VALUE_AFTER.match(line, end))
+
+
+_DEFINE_BLOCK = re.compile(
+    r"^([ \t]*(?:(?:override|export|private)[ \t]+)*define[ \t]+([A-Za-z_][\w.-]*)[^\n]*\n)"
+    r"(.*?)(?=^[ \t]*endef\b)",
+    re.M | re.S,
+)
+
+
+def with_defines(text: str) -> str:
+    """``text`` with each line of a Make ``define NAME ... endef`` block's body read as an
+    assignment of ``NAME`` (``NAME = <line>``); the lines keep their numbers."""
+    if "endef" not in text:
+        return text
+
+    def body(m: re.Match[str]) -> str:
+        name = m.group(2)
+        lines = m.group(3).split("\n")
+        return m.group(1) + "\n".join(f"{name} = {ln}" if ln else ln for ln in lines)
+
+    return _DEFINE_BLOCK.sub(body, text)
