@@ -53,7 +53,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path, PurePosixPath
 
-from rtlopt.check._open_names import file_operation, open_reach, scripted
+from rtlopt.check._open_names import file_operation, open_reach, scripted, tcl_assigned
 
 __all__ = ["named_file_findings"]
 
@@ -201,7 +201,7 @@ def named_file_findings(
     ]
     tested = _tested_variables([lines for _, lines, _ in read])
     file_tested = _tested_variables([lines for _, lines, _ in read], file_operation)
-    assigned = {_assigned(line) for _, lines, _ in read for _, line in lines} - {""}
+    assigned = {_assigned(ln) or tcl_assigned(ln) for _, lines, _ in read for _, ln in lines} - {""}
     patterns = sum(len(_pattern_rules(lines)) for _, lines, _ in read)
     search_path = any(_search_path(line) for _, lines, _ in read for _, line in lines)
     for where, lines, script in read:

@@ -23,7 +23,7 @@ from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Reach", "file_operation", "open_reach", "scripted"]
+__all__ = ["Reach", "file_operation", "open_reach", "scripted", "tcl_assigned"]
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ _TESTS = re.compile(
 )
 #: A line that reads files' text.
 _READS = re.compile(
-    r"\b(?:cat|head|tail|grep|egrep|fgrep|rg|ag|ack|sed|awk|wc|diff|cmp|md5sum|sha\d*sum"
+    r"\b(?:cat|head|(?<!file )tail|grep|egrep|fgrep|rg|ag|ack|sed|awk|wc|diff|cmp|md5sum|sha\d*sum"
     r"|source|xargs|strings|sort|uniq|tac|nl|od|xxd|perl|python\d?)\b|-exec\b|^\s*\.\s"
     r"|\$[({]\s*file\s*<|(?<![<$(])<(?![<=(])\s*[\w$\"'./{]|\bopen\s*\(|\bread(?:_text|_bytes"
     r"|lines|line)?\s*\(|\bload(?:txt|s)?\s*\(|\bsafe_load\b|\bfileinput\b|\bREAD\b|\bSTRINGS\b"
@@ -100,15 +100,36 @@ _DATA_SUFFIXES = (
     ".xml",
 )
 #: A variable's value (a positional parameter aside: its caller's line names the file).
-_VARIABLE = re.compile(r"\$\$?(?:\(([A-Za-z_][\w.-]*)\)|\{[#!]?([A-Za-z_][\w.-]*)|([A-Za-z_]\w*))")
+_VARIABLE = re.compile(
+    r"(?<!\\)\$\$?(?:\(([A-Za-z_][\w.-]*)\)|\{[#!]?([A-Za-z_][\w.-]*)|([A-Za-z_]\w*))"
+)
 #: Variables that never hold a name of the tree's files.
-_NO_NAME = {"MAKE", "CURDIR", "RANDOM", "SECONDS", "LINENO", "SHELL", "MAKEFLAGS", "MAKELEVEL"}
+_NO_NAME = {
+    "MAKE",
+    "CURDIR",
+    "RANDOM",
+    "SECONDS",
+    "LINENO",
+    "SHELL",
+    "MAKEFLAGS",
+    "MAKELEVEL",
+    "mktemp",
+    "pwd",
+    "PWD",
+    "HOME",
+    "TMPDIR",
+    "BASH_SOURCE",
+    "OPTARG",
+    "COPROC_PID",
+}
 #: A Python call taking a path whose argument is a bare name: a loop's or a parameter's.
 _BARE_ARG = re.compile(
     r"\b(?:Path|exists|isfile|isdir|is_file|is_dir|open|listdir|scandir|walk|glob|iglob"
     r"|getsize|stat|access|join)\s*\(\s*([A-Za-z_]\w*)\s*[,)]"
 )
 _SHELL_ASSIGN = re.compile(r"(?:^|[\s;(])(\w+)=(?!=)|\bfor\s+(\w+)\s+in\b")
+#: A Tcl assignment (``set K value``): its variable is assigned.
+_TCL_SET = re.compile(r"^\s*set\s+([A-Za-z_]\w*)\s+\S")
 _GLOB_WORD = re.compile(r"[\w.*?/-]*[*?][\w.*?/-]*")
 _WORD = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
 
@@ -125,6 +146,12 @@ def scripted(where: str, text: str) -> bool:
     """Whether the build text ``where`` (``text``) is a script or a build file: by its name,
     or a first line naming an interpreter (``#!``)."""
     return bool(_SCRIPT.search(where)) or text.startswith("#!")
+
+
+def tcl_assigned(line: str) -> str:
+    """The variable a Tcl ``set K value`` assigns, or ""."""
+    m = _TCL_SET.match(line)
+    return m.group(1) if m else ""
 
 
 def file_operation(line: str) -> str:
@@ -147,7 +174,7 @@ def file_operation(line: str) -> str:
 #: A shell command that tests or reads the files of its words, up to its pipe or its end
 #: (a redirection's target aside).
 _SEGMENT = re.compile(
-    r"(?:\b(?:cat|head|tail|grep|egrep|fgrep|rg|sed|awk|wc|diff|cmp|source|ls|find|md5sum"
+    r"(?:\b(?:cat|head|(?<!file )tail|grep|egrep|fgrep|rg|sed|awk|wc|diff|cmp|source|ls|find|md5sum"
     r"|sha\d*sum|xargs|stat|readlink|tac|nl|od|xxd|strings)\b|\[\[?\s|\btest\s"
     r"|(?<![<$(])<(?![<=(]))(?:\$[({][^)}]*[)}]|[^|;&)`>])*"
 )
