@@ -279,6 +279,8 @@ def test_a_name_a_test_does_not_spell_out_reaches_any_file(where: str, text: str
         "DEFS := $(shell cat READ''ME.md | grep -q fast && echo -DFAST)\n",
         "DEFS := $(shell find . -newer m.v -name README\\* | grep -q . && echo -DFAST)\n",
         "DEFS := $(shell cat $(DOC) | grep -q fast && echo -DFAST)\n",
+        "K := $(file < $(addsuffix .md,README))\nD := $(if $(findstring fast,$(K)),-DFAST)\n",
+        "DEFS := $(shell cat README.[m]d | grep -q fast && echo -DFAST)\n",
     ],
 )
 def test_a_search_of_the_tree_reaches_an_edited_documentation_file(text: str) -> None:
