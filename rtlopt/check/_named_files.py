@@ -37,14 +37,23 @@ Make prerequisites are tested when their rule reads them through an automatic va
 and so does a second pattern rule (which one builds a target depends on which files exist).
 A variable is tested when any build text tests it (``export``, ``include``); a ``define``
 block's lines are assignments to its variable; an index into a list (``[1]``) is a test.
+
+A script's line that tests or reads files by a name it does not spell out (built from
+pieces, a glob of any shape, a variable no build text assigns, a listing or a recursive
+search of a folder, names read from a documentation or data file) fails closed by class:
+every added or deleted file it could reach, and every edited documentation file when it
+reads file text, is a finding (:mod:`rtlopt.check._open_names`). Added and deleted
+documentation files are targets too (``ifneq ($(wildcard NOTES.md),)``).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path, PurePosixPath
+
+from rtlopt.check._open_names import file_operation, open_reach, scripted, tcl_assigned
 
 __all__ = ["named_file_findings"]
 
@@ -182,31 +191,42 @@ def named_file_findings(
     targets = {
         rel: status
         for rel, status in changes.items()
-        if (is_verilog(rel) and status in "AD") or (is_documentation(rel) and status == "M")
+        if (is_verilog(rel) and status in "AD") or is_documentation(rel)
     }
-    found: dict[str, tuple[str, int]] = {}
+    found: dict[str, tuple[str, int, str]] = {}
     read = [
-        (where, _lines(text))
+        (where, _lines(text), scripted(where, text))
         for where, text in (texts if targets else ())
         if not PurePosixPath(where).name.startswith(".git")  # git's own files: their rules
     ]
-    tested = _tested_variables([lines for _, lines in read])
-    patterns = sum(len(_pattern_rules(lines)) for _, lines in read)
-    search_path = any(_search_path(line) for _, lines in read for _, line in lines)
-    for where, lines in read:
+    tested = _tested_variables([lines for _, lines, _ in read])
+    file_tested = _tested_variables([lines for _, lines, _ in read], file_operation)
+    assigned = {_assigned(ln) or tcl_assigned(ln) for _, lines, _ in read for _, ln in lines} - {""}
+    patterns = sum(len(_pattern_rules(lines)) for _, lines, _ in read)
+    search_path = any(_search_path(line) for _, lines, _ in read for _, line in lines)
+    for where, lines, script in read:
         rules = _tested_prerequisites(lines, search_path)
         if patterns > 1:  # which pattern rule builds a target depends on which files exist
             rules |= _pattern_rules(lines)
         for number, line in lines:
             names = _names(line)
-            source = _source_line(line) if names else ""
+            source = _source_line(line)
             if source and (_assigned(line) in tested or number in rules):
                 source = ""  # OPT = opt.v, and ifneq ($(wildcard $(OPT)),) tests it
+            reach = (
+                None
+                if source or not script
+                else open_reach(line, _assigned(line) in file_tested, assigned)
+            )
             for rel in targets.keys() - found.keys():
+                edited = targets[rel] not in "AD"
+                if reach and reach.covers(rel, edited):
+                    found[rel] = (where, number, reach.why)
+                    continue
                 hows = {_matches(rel, n) for n in names} - {""}
                 if not hows or _compiled(source, is_verilog(rel), hows):
                     continue
-                found[rel] = (where, number)
+                found[rel] = (where, number, "")
     return [(rel, _finding(rel, targets[rel], *found[rel])) for rel in sorted(found)]
 
 
@@ -256,7 +276,9 @@ def _pattern_rules(lines: list[tuple[int, str]]) -> set[int]:
     }
 
 
-def _tested_variables(texts: list[list[tuple[int, str]]]) -> set[str]:
+def _tested_variables(
+    texts: list[list[tuple[int, str]]], reads: Callable[[str], str] | None = None
+) -> set[str]:
     """The variables a line that is no source list reads (``$(OPT)``, ``${OPT}``, ``$OPT``,
     or a bare name some line of its text assigns, as Python reads one), and every variable
     such a variable's value passes on (``A = $(OPT)``, ``A = OPT``), to any depth, over all
@@ -276,7 +298,7 @@ def _tested_variables(texts: list[list[tuple[int, str]]]) -> set[str]:
 
         for _, line in lines:
             if not _source_line(line):
-                out |= uses(line)
+                out |= uses(line if reads is None else reads(line))
         for name, texts_ in values.items():
             passes.setdefault(name, set()).update(*(uses(v) for v in texts_))
     todo = list(out)
@@ -341,8 +363,15 @@ def _compiled(source: str, verilog: bool, hows: set[str]) -> bool:
     return verilog or hows == {"glob"} or source == "list"
 
 
-def _finding(rel: str, status: str, where: str, line: int) -> str:
+def _finding(rel: str, status: str, where: str, line: int, why: str = "") -> str:
     what = {"A": "added", "D": "deleted"}.get(status, "edited")
+    if why:
+        return (
+            f"{what}, and {Path(where).as_posix()} at line {line} tests or reads files by "
+            f"{why}, which may reach it: rtlopt cannot follow which files such a build reads; "
+            "check the change by hand and pass --trust-config if the build's results stay "
+            "the same"
+        )
     return (
         f"{what}, and {Path(where).as_posix()} names it at line {line}, not plainly as a source "
         "to compile: a build may test whether it exists or read its text, which rtlopt cannot "

@@ -318,3 +318,35 @@ def test_a_file_whose_existence_a_make_function_turns_into_a_define_is_a_finding
     rc, out = _check(repo, "--base", "HEAD~1")
     said = " ".join(" ".join(m["findings"]) for m in out["modules"])
     assert rc == 1 and "Makefile names it at line 1" in said, out
+
+
+# ------------------------------------------------------------------ red team round 84
+
+
+@pytest.mark.parametrize(
+    ("search", "failing"),
+    [
+        ("grep -rqx 'variant: fast' --exclude-dir=.git .", True),
+        ("grep -qx 'variant: fast' tb.v", False),
+    ],
+)
+def test_an_edited_document_a_search_of_the_tree_reads_is_a_finding(
+    tmp_path: Path, search: str, failing: bool
+) -> None:
+    """Round 84 case 06: the Makefile picks -DFAST when any file of the tree holds a line
+    (``grep -r`` over ``.``): editing README.md is a finding; a search of one named file that
+    the commit leaves alone (the control) lets the documentation edit pass."""
+    tb = "module tb;\n  wire [3:0] y;\n  m u(.a(4'd1), .y(y));\nendmodule\n"
+    make = (
+        f"DEFS := $(shell {search} && echo -DFAST)\nsim:\n"
+        "\tiverilog $(DEFS) -o m.vvp m.v tb.v\n\tvvp -n m.vvp\n"
+    )
+    files = {"m.v": MOD, "tb.v": tb, "Makefile": make, "rtlopt.toml": STRICT, "README.md": "# m\n"}
+    repo = _repo(tmp_path, files)
+    _commit(repo, {"README.md": "# m\nvariant: fast\n"}, "docs: notes")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    said = " ".join(" ".join(m["findings"]) for m in out["modules"])
+    assert rc == int(failing), out
+    assert (
+        "Makefile at line 1 tests or reads files by a listing or a recursive search" in said
+    ) is failing, said

@@ -223,3 +223,97 @@ def test_a_variable_another_build_text_tests_is_tested() -> None:
     ]
     found = named_file_findings({"rtl/opt.v": "A"}, texts)
     assert [rel for rel, _ in found] == ["rtl/opt.v"]
+
+
+# ------------------------------------------------------------------ red team round 84
+
+KEY = "fast_key.v"
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        # a name built from pieces (cases 04, 05)
+        ("Makefile", "ifneq ($(wildcard $(addsuffix .v,fast_key)),)\nDEFS += -DFAST\nendif\n"),
+        ("Makefile", "ifneq ($(wildcard $(join fast_key,.v)),)\nDEFS += -DFAST\nendif\n"),
+        ("b.py", 'defs = ["-DFAST"] if Path("fast_key").with_suffix(".v").exists() else []\n'),
+        ("b.py", "if os.path.exists('fast_key' + '.v'):\n    defs.append('-DFAST')\n"),
+        ("b.py", 'k = "fast_key" + ".v"\nif os.path.isfile(k):\n    defs.append("-DFAST")\n'),
+        ("run.sh", "[ -f fast_key''.v ] && D=-DFAST\n"),
+        ("run.sh", '[ -f "fast_key".v ] && D=-DFAST\n'),
+        ("run.sh", "ls fast_key.{v,sv} && D=-DFAST\n"),
+        ("Makefile", "ifneq ($(wildcard fast_key.[v]),)\nDEFS += -DFAST\nendif\n"),
+        ("Makefile", "ifneq ($(wildcard $(VARIANT)),)\nDEFS += -DFAST\nendif\n"),
+        # a glob of any shape (case 11)
+        ("Makefile", "ifneq ($(wildcard fast_*),)\nDEFS += -DFAST\nendif\n"),
+        ("Makefile", "N := $(words $(wildcard *))\n"),
+        ("b.py", "if glob.glob('fast_*'):\n    defs.append('-DFAST')\n"),
+        ("run.sh", "ls fast_* && D=-DFAST\n"),
+        # a listing of a folder
+        ("b.py", "if len(os.listdir('.')) > 7:\n    defs.append('-DFAST')\n"),
+        ("run.sh", "[ $(ls | wc -l) -gt 7 ] && D=-DFAST\n"),
+        ("run.sh", "find . -name '*_key*' | grep -q . && D=-DFAST\n"),
+        # names taken from a documentation or data file (case 12)
+        (
+            "b.py",
+            'names = Path("docs/variants.md").read_text().split()\n'
+            'defs = ["-DFAST"] if any(Path(n).exists() for n in names) else []\n',
+        ),
+        ("Makefile", "ifneq ($(wildcard $(shell cat docs/variants.md)),)\nD = -DFAST\nendif\n"),
+    ],
+)
+def test_a_name_a_test_does_not_spell_out_reaches_any_file(where: str, text: str) -> None:
+    """Round 84 cases 04, 05, 11, 12 (class): a test or a read by a name built from pieces,
+    a glob of any shape, a listing, or names read from a documentation file: every added or
+    deleted file it could reach is a finding."""
+    found = named_file_findings({KEY: "A"}, [(where, text)])
+    assert [rel for rel, _ in found] == [KEY]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DEFS := $(shell grep -rqx 'variant: fast' --exclude-dir=.git . && echo -DFAST)\n",
+        "DEFS := $(shell grep -rq 'variant: fast' docs && echo -DFAST)\n",
+        "DEFS := $(shell cat $(addsuffix .md,READ) | grep -q fast && echo -DFAST)\n",
+        "DEFS := $(shell cat READ''ME.md | grep -q fast && echo -DFAST)\n",
+        "DEFS := $(shell find . -newer m.v -name README\\* | grep -q . && echo -DFAST)\n",
+        "DEFS := $(shell cat $(DOC) | grep -q fast && echo -DFAST)\n",
+        "K := $(file < $(addsuffix .md,README))\nD := $(if $(findstring fast,$(K)),-DFAST)\n",
+        "DEFS := $(shell cat README.[m]d | grep -q fast && echo -DFAST)\n",
+    ],
+)
+def test_a_search_of_the_tree_reaches_an_edited_documentation_file(text: str) -> None:
+    """Round 84 case 06 (class): a recursive search (``grep -r`` over ``.``) or a read by a
+    name not spelled out may read any documentation file under its folder: editing one is a
+    finding."""
+    found = named_file_findings({"docs/README.md": "M"}, [("Makefile", text)])
+    assert [rel for rel, _ in found] == ["docs/README.md"]
+
+
+def test_a_search_reaches_only_its_folder_and_a_listing_no_edit() -> None:
+    texts = [("Makefile", "DEFS := $(shell grep -rq fast scripts && echo -DFAST)\n")]
+    assert named_file_findings({"docs/README.md": "M"}, texts) == []
+    assert [r for r, _ in named_file_findings({"scripts/x.md": "M"}, texts)] == ["scripts/x.md"]
+    listing = [("b.py", "if len(os.listdir('.')) > 7:\n    defs.append('-DFAST')\n")]
+    assert named_file_findings({"README.md": "M"}, listing) == []
+    assert [r for r, _ in named_file_findings({"NOTES.md": "A"}, listing)] == ["NOTES.md"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SRCS := $(wildcard rtl/*.v)\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "SRCS := $(wildcard *.v)\nsim:\n\tiverilog -o sim $(SRCS)\n",
+        "sim:\n\tiverilog -o sim $(wildcard rtl/*.v) $(RTL)/m.v\n",
+        "ifneq ($(wildcard $(RTL)/m.v),)\nDEFS += -DM\nendif\n",
+    ],
+)
+def test_plain_source_lists_and_spelled_out_tests_stay_no_finding(text: str) -> None:
+    assert named_file_findings({KEY: "A", "README.md": "M"}, [("Makefile", text)]) == []
+
+
+def test_an_added_documentation_file_a_build_tests_is_a_finding() -> None:
+    texts = [("Makefile", "ifneq ($(wildcard NOTES.md),)\nDEFS += -DFAST\nendif\n")]
+    assert [r for r, _ in named_file_findings({"NOTES.md": "A"}, texts)] == ["NOTES.md"]
+    assert named_file_findings({"OTHER.md": "A"}, texts) == []
