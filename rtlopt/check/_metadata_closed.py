@@ -9,7 +9,9 @@ chooses or sets something of the build:
   line only looks the program up (``which git``) or asks its version (``git --version``), or
   assigns the program's word alone (``GIT := git``: the variable is followed where it is read);
 - a revision argument searching the commits' messages or the reflog (``HEAD^{/fast}``,
-  ``:/fast``, ``HEAD@{1}``), whatever the command (``rev-parse`` included);
+  ``:/fast``, ``HEAD@{1}``), whatever the command (``rev-parse`` included), read with the
+  shell's quotes and escapes removed (``HEAD^\\{/fast\\}``, ``:"/fast"``); a revision
+  argument holding a variable or a computed part (``HEAD$(Q)``): it may hold such a search;
 - the whole environment read (``env`` or ``printenv`` with no name, ``set``, ``export -p``,
   ``declare -p``, Make's ``$(.VARIABLES)``, ``os.environ.items()``, ``for k in os.environ``,
   Perl's ``keys %ENV``, Tcl's ``array names env``): a CI service's metadata variable is in it;
@@ -32,6 +34,7 @@ __all__ = [
     "env_read",
     "no_literal_command",
     "revision_search",
+    "variable_revision",
     "with_defines",
 ]
 
@@ -125,10 +128,58 @@ def copy_reads(text: str) -> list[int]:
 _SEARCH = re.compile(r"\^\{/|@\{|(?<![\w.:/~-]):/(?!/)")
 
 
+#: the shell's quoting and escapes, removed before a revision is read: ``HEAD^\{/fast\}``,
+#: ``HEAD^'{/'fast}`` and ``:"/fast"`` are git's ``HEAD^{/fast}`` and ``:/fast``
+_QUOTING = re.compile(r"[\\'\"]")
+
+
 def revision_search(line: str, at: int) -> bool:
     """Whether ``line`` holds, after a VCS program's word at ``at``, a revision argument
-    searching the messages or the reflog (:data:`_SEARCH`)."""
-    return _SEARCH.search(line, at) is not None
+    searching the messages or the reflog (:data:`_SEARCH`), read with the shell's quotes and
+    escapes removed."""
+    return _SEARCH.search(_QUOTING.sub("", line[at:])) is not None
+
+
+#: git's commands known to read no metadata (:mod:`._metadata_reads`) that take a revision
+#: argument: one holding a variable or a computed part may search the messages (``Q :=
+#: ^{/fast}``, ``git rev-parse HEAD$(Q)``)
+_REVISION_COMMANDS = frozenset(
+    "rev-parse checkout switch restore reset merge-base ls-tree archive worktree fetch pull "
+    "push".split()
+)
+#: a variable's reference or a computed part: ``$(Q)``, ``${Q}``, ``$Q``, ``$$Q``, a backquote
+_VARIABLE_PART = re.compile(r"\$|`")
+
+
+def variable_revision(cmd: str, line: str, at: int) -> bool:
+    """Whether git's command ``cmd`` (ending at ``at``), one taking a revision, has an
+    argument (not an option) holding a variable or a computed part before its command ends:
+    an unknown revision, failed closed."""
+    if cmd not in _REVISION_COMMANDS:
+        return False
+    return any(
+        _VARIABLE_PART.search(word) and not _QUOTING.sub("", word).startswith("-")
+        for word in _command_words(line, at)
+    )
+
+
+def _command_words(line: str, at: int) -> list[str]:
+    """The words of the command starting at ``at``: up to a ``;``, ``|``, ``&``, a closing
+    parenthesis outside the parentheses opened in it, or the backquote closing the command's
+    own substitution (another backquote opens a computed part: a word of the command)."""
+    depth, k, quoted = 0, at, line.count("`", 0, at) % 2 == 1
+    while k < len(line):
+        c = line[k]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (c in ";|&" or (c == "`" and quoted)):
+            break
+        k += 1
+    return line[at:k].split()
 
 
 #: a program's word only looked up or assigned, not run: ``which git``, ``shutil.which("git")``

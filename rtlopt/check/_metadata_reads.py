@@ -53,6 +53,7 @@ from rtlopt.check._metadata_closed import (
     env_read,
     no_literal_command,
     revision_search,
+    variable_revision,
     with_defines,
 )
 from rtlopt.check._setting_variables import _ASSIGN
@@ -75,11 +76,12 @@ _GIT_OPTION = re.compile(
 )
 _GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
 #: git commands reading no metadata a commit's author writes: they fetch, make or change a
-#: tree, or read a hash, the tree's own files or the repository's configuration
+#: tree, or read a hash, the tree's own files or the repository's configuration (not
+#: ``archive``: a file marked ``export-subst`` prints the commit's ``$Format:%s$``)
 _NO_METADATA = frozenset(
     "clone checkout switch restore submodule fetch pull push init apply am add commit rm mv "
     "config rev-parse lfs clean reset remote ls-remote merge-base status stash worktree gc "
-    "ls-files ls-tree hash-object update-index write-tree archive version help update up co "
+    "ls-files ls-tree hash-object update-index write-tree version help update up co "
     "export sync auth".split()
 )
 #: of those, the other programs' commands that are no git built-in: a git alias may take
@@ -210,6 +212,9 @@ def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
         cmd = _GIT_COMMAND.match(line, at)
         if cmd is not None and _unknown(m.group("prog"), cmd.group(1), line[m.end() : at]):
             return True
+        if cmd is not None and m.group("prog") == "git":
+            if variable_revision(cmd.group(1), line, cmd.end()):
+                return True
         if cmd is None and no_literal_command(
             line, m.start("prog"), m.end(), at, m.group("prog") == "git"
         ):

@@ -106,6 +106,11 @@ _SIM = "sim:\n\tiverilog $(DEFS) -o sim inv.v\n"
         ("S := $(shell gh pr view --json title --jq .title)\n" + _FAST + _SIM, 1),
         # round 84: git's command in a Make define block run by $(shell $(SUBJ))
         ("define SUBJ\ngit log -1 --format=%s\nendef\nS := $(shell $(SUBJ))\n" + _FAST + _SIM, 2),
+        # round 85: a message search hidden by the shell's escapes or held by a variable, and
+        # the subject printed by `git archive` into a file marked export-subst
+        ("S := $(shell git rev-parse -q --verify HEAD^\\{/fast\\})\n" + _FAST + _SIM, 1),
+        ("Q := ^{/fast}\nS := $(shell git rev-parse -q --verify HEAD$(Q))\n" + _FAST + _SIM, 2),
+        ("S := $(shell git archive HEAD subject.txt | tar -xO)\n" + _FAST + _SIM, 1),
     ],
 )
 def test_a_build_steered_by_metadata_through_variables_ci_names_or_forge_clis_is_a_finding(

@@ -237,6 +237,16 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("S := $(shell git rev-parse -q --verify 'HEAD^{/fast}')\n" + _CHOOSE, 1),
         ("S := $(shell git rev-parse -q --verify :/fast)\n" + _CHOOSE, 1),
         ("S := $(shell git rev-parse 'HEAD@{1}')\n" + _CHOOSE, 1),
+        # round 85: the search written with the shell's escapes or quotes, held by a variable
+        ("S := $(shell git rev-parse -q --verify HEAD^\\{/fast\\})\n" + _CHOOSE, 1),
+        ("S := $(shell git rev-parse -q --verify HEAD^'{/'fast})\n" + _CHOOSE, 1),
+        ('S := $(shell git rev-parse -q --verify :"/fast")\n' + _CHOOSE, 1),
+        ("Q := ^{/fast}\nS := $(shell git rev-parse -q --verify HEAD$(Q))\n" + _CHOOSE, 2),
+        ("Q := :/fast\nS := $(shell git rev-parse -q --verify $(Q))\n" + _CHOOSE, 2),
+        ("S := $(shell git rev-parse -q --verify HEAD`cat q`)\n" + _CHOOSE, 1),
+        ('sim:\n\tif git rev-parse -q --verify "$$R"; then iverilog -DF m.v; fi\n', 2),
+        # round 85: git archive prints the subject into a file marked export-subst
+        ("S := $(shell git archive HEAD subject.txt | tar -xO)\n" + _CHOOSE, 1),
         # a computed variable name, the whole environment read
         (
             "K := MESSAGE\nifneq ($(findstring fast,$(BUILDKITE_$(K))),)\nDEFS += -DFAST\nendif\n"
@@ -296,6 +306,11 @@ def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
         "for v in ['PRJ_DIR']:\n    if os.getenv(v) is None:\n        iverilog('-DX')\n",
         '"type": "git",\nsim:\n\tiverilog -DX m.v\n',
         'if test "${PATH_SEPARATOR+set}" != set; then iverilog -DX m.v; fi\n',
+        # a revision read literally, a variable only in an option or another command
+        "S := $(shell git -C $(D) rev-parse --short=$(N) HEAD)\n" + _CHOOSE,
+        "S := $(shell git rev-parse HEAD; echo $(X))\n" + _CHOOSE,
+        "S := $(shell git clone $(URL) $(D) && echo ok)\n" + _CHOOSE,
+        "sim:\n\tiverilog -DV=`git rev-parse HEAD` -DY=$(Y) m.v\n",
     ],
 )
 def test_program_lookups_and_environment_passing_are_no_finding(tmp_path: Path, text: str) -> None:
