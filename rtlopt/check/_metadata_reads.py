@@ -35,7 +35,9 @@ whole environment read (``env | grep``), a variable's name computed at run time
 Not metadata: git's own branch readings (``rev-parse --abbrev-ref``: a CI job checks a pull
 request out detached; ibex's dvsim names its report folders so), git readings of a hash
 (``git rev-parse HEAD``) and git commands that fetch or change a tree (``clone``,
-``checkout``, ``submodule``); the branch a pull request goes into (``GITHUB_BASE_REF``,
+``submodule``, ``restore``), not those printing the subject of the commit they reach
+(``reset``, ``checkout``, ``switch``, ``worktree``, ``stash``, ``commit``) nor ``archive``
+(``export-subst``); the branch a pull request goes into (``GITHUB_BASE_REF``,
 ``github.event.pull_request.base.sha``): it is the same for the base's build and the
 change's. A reading on a line that only runs a linter or prints is no choice of the build.
 """
@@ -77,10 +79,13 @@ _GIT_OPTION = re.compile(
 _GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
 #: git commands reading no metadata a commit's author writes: they fetch, make or change a
 #: tree, or read a hash, the tree's own files or the repository's configuration (not
-#: ``archive``: a file marked ``export-subst`` prints the commit's ``$Format:%s$``)
+#: ``archive``: a file marked ``export-subst`` prints the commit's ``$Format:%s$``; nor the
+#: commands printing the subject of the commit they reach: ``HEAD is now at 863ef98 fast``
+#: of ``reset``, ``checkout``, ``switch --detach``, ``worktree add``, ``stash``'s ``WIP on``
+#: and ``commit``'s ``[main 863ef98] fast``)
 _NO_METADATA = frozenset(
-    "clone checkout switch restore submodule fetch pull push init apply am add commit rm mv "
-    "config rev-parse lfs clean reset remote ls-remote merge-base status stash worktree gc "
+    "clone restore submodule fetch pull push init apply am add rm mv "
+    "config rev-parse lfs clean remote ls-remote merge-base status gc "
     "ls-files ls-tree hash-object update-index write-tree version help update up co "
     "export sync auth".split()
 )

@@ -111,6 +111,7 @@ _SIM = "sim:\n\tiverilog $(DEFS) -o sim inv.v\n"
         ("S := $(shell git rev-parse -q --verify HEAD^\\{/fast\\})\n" + _FAST + _SIM, 1),
         ("Q := ^{/fast}\nS := $(shell git rev-parse -q --verify HEAD$(Q))\n" + _FAST + _SIM, 2),
         ("S := $(shell git archive HEAD subject.txt | tar -xO)\n" + _FAST + _SIM, 1),
+        ("S := $(shell git reset --hard HEAD)\n" + _FAST + _SIM, 1),
     ],
 )
 def test_a_build_steered_by_metadata_through_variables_ci_names_or_forge_clis_is_a_finding(

@@ -247,6 +247,13 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ('sim:\n\tif git rev-parse -q --verify "$$R"; then iverilog -DF m.v; fi\n', 2),
         # round 85: git archive prints the subject into a file marked export-subst
         ("S := $(shell git archive HEAD subject.txt | tar -xO)\n" + _CHOOSE, 1),
+        # commands printing the subject of the commit they reach ("HEAD is now at 863ef98 fast")
+        ("S := $(shell git reset --hard HEAD)\n" + _CHOOSE, 1),
+        ("S := $(shell git checkout HEAD~0 2>&1)\n" + _CHOOSE, 1),
+        ("S := $(shell git switch --detach HEAD 2>&1)\n" + _CHOOSE, 1),
+        ("S := $(shell git worktree add ../w HEAD 2>&1)\n" + _CHOOSE, 1),
+        ("S := $(shell git stash list)\n" + _CHOOSE, 1),
+        ("S := $(shell git commit --amend --no-edit)\n" + _CHOOSE, 1),
         # a computed variable name, the whole environment read
         (
             "K := MESSAGE\nifneq ($(findstring fast,$(BUILDKITE_$(K))),)\nDEFS += -DFAST\nendif\n"
