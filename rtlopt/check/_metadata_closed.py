@@ -149,37 +149,57 @@ _REVISION_COMMANDS = frozenset(
 )
 #: a variable's reference or a computed part: ``$(Q)``, ``${Q}``, ``$Q``, ``$$Q``, a backquote
 _VARIABLE_PART = re.compile(r"\$|`")
+#: an option whose value is no revision (``--short=$(N)``)
+_COUNT_OPTION = re.compile(r"--(?:short|abbrev)=")
+#: a script's command text built in place: a string joined or formatted (``"git rev-parse " +
+#: rev``, ``% rev``, ``.format(``), a name in braces (an f-string's ``{rev}``; not git's
+#: ``^{commit}`` nor a shell's ``${R}``, read as a variable)
+_BUILT = re.compile(r"""["']\s*(?:\+|%|\.format\b)|(?<![$^@{])\{[A-Za-z_]""")
+#: an argument vector's item that is a literal string
+_LITERAL = re.compile(r"""[rb]?(?:"[^"]*"|'[^']*')""")
+#: arguments given by stdin: ``... | xargs git rev-parse``
+_XARGS = re.compile(r"\bxargs\b[^;&()]*$")
 
 
-def variable_revision(cmd: str, line: str, at: int) -> bool:
-    """Whether git's command ``cmd`` (ending at ``at``), one taking a revision, has an
-    argument (not an option) holding a variable or a computed part before its command ends:
-    an unknown revision, failed closed."""
+def variable_revision(cmd: str, line: str, start: int, at: int) -> bool:
+    """Whether git's command ``cmd`` (git's word at ``start``, the command ending at ``at``),
+    one taking a revision, has an argument that is no literal before its command ends: a
+    variable or a computed part (not a count option's), a script's string built in place or
+    an argument vector's item that is a name, arguments given by ``xargs``; an unknown
+    revision, failed closed."""
     if cmd not in _REVISION_COMMANDS:
         return False
-    return any(
-        _VARIABLE_PART.search(word) and not _QUOTING.sub("", word).startswith("-")
-        for word in _command_words(line, at)
-    )
+    segment = _command_text(line, at)
+    if _XARGS.search(line, 0, start) or _BUILT.search(segment):
+        return True
+    if any(
+        _VARIABLE_PART.search(word) and not _COUNT_OPTION.match(_QUOTING.sub("", word))
+        for word in segment.split()
+    ):
+        return True
+    if line[start - 1 : start] not in ("'", '"'):
+        return False  # no argument vector's item
+    items = [item.strip() for item in segment.split(",")[1:]]
+    return any(item and not _LITERAL.fullmatch(item) for item in items)
 
 
-def _command_words(line: str, at: int) -> list[str]:
-    """The words of the command starting at ``at``: up to a ``;``, ``|``, ``&``, a closing
-    parenthesis outside the parentheses opened in it, or the backquote closing the command's
+def _command_text(line: str, at: int) -> str:
+    """The text of the command starting at ``at``: up to a ``;``, ``|``, ``&``, a closing
+    parenthesis or bracket outside those opened in it, or the backquote closing the command's
     own substitution (another backquote opens a computed part: a word of the command)."""
     depth, k, quoted = 0, at, line.count("`", 0, at) % 2 == 1
     while k < len(line):
         c = line[k]
-        if c == "(":
+        if c in "([":
             depth += 1
-        elif c == ")":
+        elif c in ")]":
             if depth == 0:
                 break
             depth -= 1
         elif depth == 0 and (c in ";|&" or (c == "`" and quoted)):
             break
         k += 1
-    return line[at:k].split()
+    return line[at:k]
 
 
 #: a program's word only looked up or assigned, not run: ``which git``, ``shutil.which("git")``

@@ -112,6 +112,7 @@ def test_git_readings_that_choose_nothing_are_no_finding(tmp_path: Path, text: s
     assert metadata_steering(tmp_path) == []
 
 
+_PY = "if r:\n    iverilog('-DFAST')\n"
 _CHOOSE = "ifneq ($(findstring fast,$(S)),)\nDEFS += -DFAST\nendif\nsim:\n\tiverilog $(DEFS) m.v\n"
 
 
@@ -245,6 +246,12 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("Q := :/fast\nS := $(shell git rev-parse -q --verify $(Q))\n" + _CHOOSE, 2),
         ("S := $(shell git rev-parse -q --verify HEAD`cat q`)\n" + _CHOOSE, 1),
         ('sim:\n\tif git rev-parse -q --verify "$$R"; then iverilog -DF m.v; fi\n', 2),
+        ("S := $(shell cat r.txt | xargs git rev-parse -q --verify)\n" + _CHOOSE, 1),
+        ("S := $(shell git restore --source=HEAD$(Q) f; cat f)\n" + _CHOOSE, 1),
+        ("r = check_output(['git', 'rev-parse', '-q', '--verify', 'HEAD' + q])\n" + _PY, 1),
+        ("r = check_output(['git', 'rev-parse', '-q', '--verify', rev])\n" + _PY, 1),
+        ('r = check_output(f"git rev-parse -q --verify HEAD{q}", shell=True)\n' + _PY, 1),
+        ('r = check_output("git rev-parse -q --verify " + rev, shell=True)\n' + _PY, 1),
         # round 85: git archive prints the subject into a file marked export-subst
         ("S := $(shell git archive HEAD subject.txt | tar -xO)\n" + _CHOOSE, 1),
         # commands printing the subject of the commit they reach ("HEAD is now at 863ef98 fast")
@@ -318,6 +325,7 @@ def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
         "S := $(shell git rev-parse HEAD; echo $(X))\n" + _CHOOSE,
         "S := $(shell git clone $(URL) $(D) && echo ok)\n" + _CHOOSE,
         "sim:\n\tiverilog -DV=`git rev-parse HEAD` -DY=$(Y) m.v\n",
+        "r = check_output(['git', 'rev-parse', 'HEAD^{commit}'], cwd=d + '/x')\n" + _PY,
     ],
 )
 def test_program_lookups_and_environment_passing_are_no_finding(tmp_path: Path, text: str) -> None:
