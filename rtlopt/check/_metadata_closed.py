@@ -161,13 +161,21 @@ _LITERAL = re.compile(r"""[rb]?(?:"[^"]*"|'[^']*')""")
 _XARGS = re.compile(r"\bxargs\b[^;&()]*$")
 
 
-def variable_revision(cmd: str, line: str, start: int, at: int) -> bool:
-    """Whether git's command ``cmd`` (git's word at ``start``, the command ending at ``at``),
-    one taking a revision, has an argument that is no literal before its command ends: a
-    variable or a computed part (not a count option's), a script's string built in place or
-    an argument vector's item that is a name, arguments given by ``xargs``; an unknown
-    revision, failed closed."""
-    if cmd not in _REVISION_COMMANDS:
+#: Mercurial's and Sapling's commands known to read no metadata that take a revision: a
+#: revset's function may search the messages (``hg update -r 'desc(fast)'``)
+_REVSET_COMMANDS = frozenset("update up co".split())
+
+
+def variable_revision(prog: str, cmd: str, line: str, start: int, at: int) -> bool:
+    """Whether the VCS program's command ``cmd`` (its word at ``start``, the command ending
+    at ``at``), one taking a revision, has an argument that is no literal before its command
+    ends: a variable or a computed part (not a count option's), a script's string built in
+    place or an argument vector's item that is a name, arguments given by ``xargs``; for
+    Mercurial and Sapling, a revset's function too. An unknown revision, failed closed."""
+    if prog in ("hg", "sl") and cmd in _REVSET_COMMANDS:
+        if "(" in _command_text(line, at) or _XARGS.search(line, 0, start):
+            return True
+    elif prog != "git" or cmd not in _REVISION_COMMANDS:
         return False
     segment = _command_text(line, at)
     if _XARGS.search(line, 0, start) or _BUILT.search(segment):

@@ -217,9 +217,10 @@ def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
         cmd = _GIT_COMMAND.match(line, at)
         if cmd is not None and _unknown(m.group("prog"), cmd.group(1), line[m.end() : at]):
             return True
-        if cmd is not None and m.group("prog") == "git":
-            if variable_revision(cmd.group(1), line, m.start("prog"), cmd.end()):
-                return True
+        if cmd is not None and variable_revision(
+            m.group("prog"), cmd.group(1), line, m.start("prog"), cmd.end()
+        ):
+            return True
         if cmd is None and no_literal_command(
             line, m.start("prog"), m.end(), at, m.group("prog") == "git"
         ):

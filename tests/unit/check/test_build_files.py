@@ -247,6 +247,8 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("S := $(shell git rev-parse -q --verify HEAD`cat q`)\n" + _CHOOSE, 1),
         ('sim:\n\tif git rev-parse -q --verify "$$R"; then iverilog -DF m.v; fi\n', 2),
         ("S := $(shell cat r.txt | xargs git rev-parse -q --verify)\n" + _CHOOSE, 1),
+        ("S := $(shell hg update -r 'desc(fast)' && cat f)\n" + _CHOOSE, 1),
+        ("S := $(shell hg up $(R) && cat f)\n" + _CHOOSE, 1),
         ("S := $(shell git restore --source=HEAD$(Q) f; cat f)\n" + _CHOOSE, 1),
         ("r = check_output(['git', 'rev-parse', '-q', '--verify', 'HEAD' + q])\n" + _PY, 1),
         ("r = check_output(['git', 'rev-parse', '-q', '--verify', rev])\n" + _PY, 1),
@@ -325,6 +327,7 @@ def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
         "S := $(shell git rev-parse HEAD; echo $(X))\n" + _CHOOSE,
         "S := $(shell git clone $(URL) $(D) && echo ok)\n" + _CHOOSE,
         "sim:\n\tiverilog -DV=`git rev-parse HEAD` -DY=$(Y) m.v\n",
+        "S := $(shell hg update -r 1a2b3c && cat f)\n" + _CHOOSE,
         "r = check_output(['git', 'rev-parse', 'HEAD^{commit}'], cwd=d + '/x')\n" + _PY,
     ],
 )
