@@ -187,8 +187,14 @@ def variable_revision(prog: str, cmd: str, line: str, start: int, at: int) -> bo
         return True
     if line[start - 1 : start] not in ("'", '"'):
         return False  # no argument vector's item
+    if _JOINED.match(line, at + len(segment)):
+        return True  # a vector joined with another (`["git", "rev-parse"] + [rev]`)
     items = [item.strip() for item in segment.split(",")[1:]]
     return any(item and not _LITERAL.fullmatch(item) for item in items)
+
+
+#: an argument vector joined with another after its bracket
+_JOINED = re.compile(r"\]\s*\+")
 
 
 def _command_text(line: str, at: int) -> str:

@@ -252,6 +252,7 @@ def test_names_and_programs_that_are_no_commit_metadata_are_no_finding(
         ("S := $(shell git restore --source=HEAD$(Q) f; cat f)\n" + _CHOOSE, 1),
         ("r = check_output(['git', 'rev-parse', '-q', '--verify', 'HEAD' + q])\n" + _PY, 1),
         ("r = check_output(['git', 'rev-parse', '-q', '--verify', rev])\n" + _PY, 1),
+        ("r = check_output(['git', 'rev-parse', '-q', '--verify'] + [rev])\n" + _PY, 1),
         ('r = check_output(f"git rev-parse -q --verify HEAD{q}", shell=True)\n' + _PY, 1),
         ('r = check_output("git rev-parse -q --verify " + rev, shell=True)\n' + _PY, 1),
         # round 85: git archive prints the subject into a file marked export-subst
