@@ -58,7 +58,7 @@ _TESTS = re.compile(
     # round 85: Make's realpath/abspath, exists-like calls by any spelling (lexists,
     # getmtime, find_spec, which, lstat ...)
     r"|\$[({]\s*(?:realpath|abspath)\s|get[mca]time\b|getsize\b|find_(?:spec|module|loader|library)\b"
-    r"|\bwhich\b|samefile\b|is_?(?:link|symlink|mount)\b|stat\s*\(|\breadlink\b|\bcompgen\b",
+    r"|\bwhich\s*\(|samefile\b|is_?(?:link|symlink|mount)\b|stat\s*\(|\breadlink\b|\bcompgen\b",
 )
 #: A command that tests a folder's existence by entering it (round 85 case 08).
 _CD = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|(?:os\.)?chdir)\b\s*\(?\s*[\"']?([^\s;&|)\"'`]+)")
@@ -166,6 +166,7 @@ def file_operation(line: str) -> str:
     ``open(..)``), a shell command's words (``cat ..``, ``[ -f .. ]``), or the whole line
     when it tests or reads files in another form (``x.exists()``, ``os.listdir``)."""
     if not (_TESTS.search(line) or _READS.search(line)):
+        line = _CASE_ARM.sub(" ", line)  # a case pattern matches a string, lists no file
         return line if _SHELL_GLOB.search(line) and _glob_reach(line, False) else ""
     parts = [_arguments(line, m.end()) for m in _CALLED.finditer(line)]
     if any(not p.strip() for p in parts):
@@ -180,8 +181,12 @@ def file_operation(line: str) -> str:
 #: A shell command (Make's ``$(shell ..)``, a script's ``set --``, ``echo``, ``printf``,
 #: ``for .. in``): a glob in it is a listing (round 85 case 05).
 _SHELL_GLOB = re.compile(
-    r"\$[({]\s*shell\s|\b(?:echo|printf|case|for\s+\w+\s+in)\b|\bset\s+--?(?:\s|$)"
+    r"\$[({]\s*shell\s|\b(?:echo|printf)\b|\bset\s+--?(?:\s|$)"
+    r"|\bfor\s+\w+\s+in\s[^:\[\]()]*(?:;\s*do\b|$)"
 )
+
+
+_CASE_ARM = re.compile(r"^\s*\(?[^\s()]*\)(?=\s|$)")
 
 
 #: A shell command that tests or reads the files of its words, up to its pipe or its end
@@ -249,11 +254,12 @@ def _cd_reach(line: str, reads: bool) -> Reach | None:
 
 def _why(line: str, assigned: Set[str], reads: bool) -> str:
     """Why ``line`` reaches files it does not name: "" when it names all it reaches."""
-    for m in re.finditer(r"\"([^\"\n]*\s[^\"\n]*)\"|'([^'\n]*\s[^'\n]*)'", line):
+    for m in re.finditer(r"\s-[ceE]\s+(?:\"([^\"\n]*)\"|'([^'\n]*)')", line):
         code = m.group(1) or m.group(2)  # code another language embeds (python3 -c "...")
         if (_TESTS.search(code) or _READS.search(code)) and _BUILT.search(code):
             return "a name built from pieces"
     line = re.sub(r"\'\'\'|\"\"\"", "_", line)  # a docstring's quotes
+    line = _MAKEFILE_LIST.sub("Makefile", line)  # $(lastword $(MAKEFILE_LIST)): a Makefile
     line = re.sub(r"\"[^\"\n]*\"|'[^'\n]*'", _unspaced, line)  # a message, a pattern
     here = {a or b for a, b in _SHELL_ASSIGN.findall(line)}  # j=1; ..$$j, for f in ..; $$f
     assigned = assigned | here
@@ -285,6 +291,9 @@ def _why(line: str, assigned: Set[str], reads: bool) -> str:
         if name.suffix.lower() in _DATA_SUFFIXES or _is_doc(str(name)):
             return f"names read from {word}"
     return ""
+
+
+_MAKEFILE_LIST = re.compile(r"\$\((?:lastword|firstword)\s+\$\(MAKEFILE_LIST\)\)")
 
 
 def _unspaced(m: re.Match[str]) -> str:

@@ -369,3 +369,19 @@ def test_round_85_tests_of_files_by_other_forms_are_findings(
 def test_a_folder_tested_by_cd_reaches_only_its_files() -> None:
     texts = [("Makefile", "sim:\n\tcd build && make all\n\tcd .. && echo done\n")]
     assert named_file_findings({"rtl/fast_key.v": "A"}, texts) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("configure", '#!/bin/sh\necho "made by $as_me 1.0, which was generated"\n'),
+        ("configure", "#!/bin/sh\ncase $x in\n  *)   echo `echo bug` > /dev/null ;;\nesac\n"),
+        ("g.py", "p.add_argument('-x', choices=[i.name for i in groups], nargs='*')\n"),
+        ("c.py", "log(f\"    python3 m.py build/all.smt2 {step} {' '.join(props)}\")\n"),
+        ("Makefile", "DIR := $(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))\n"),
+    ],
+)
+def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) -> None:
+    """Forms of ibex's and cv32e40p's build texts (prose holding "which", a case arm, a
+    comprehension, a log message, a Makefile's own folder) reach no file of the tree."""
+    assert named_file_findings({"rtl/fast_key.v": "A", "README.md": "M"}, [(where, text)]) == []
