@@ -53,9 +53,15 @@ class Reach:
 #: A line that tests files' existence or lists a folder.
 _TESTS = re.compile(
     r"\$[({]\s*wildcard\b|\[\[?\s+!?\s*-[a-zA-Z]\s|\btest\s+!?\s*-[a-zA-Z]\s|\bls\b|\bfind\b"
-    r"|\bexists?\b|\bis_?file\b|\bis_?dir\b|\blistdir\b|\bscandir\b|\bwalk\b|\biterdir\b"
-    r"|\b[ri]?glob\b|\bGLOB(?:_RECURSE)?\b|\bEXISTS\b|\bstat\b|\baccess\s*\(|\bgit\s+ls-files\b",
+    r"|exists?\b|\bis_?file\b|\bis_?dir\b|\blistdir\b|\bscandir\b|\bwalk\b|\biterdir\b"
+    r"|\b[ri]?glob\b|\bGLOB(?:_RECURSE)?\b|\bEXISTS\b|\bstat\b|access\s*\(|\bgit\s+ls-files\b"
+    # round 85: Make's realpath/abspath, exists-like calls by any spelling (lexists,
+    # getmtime, find_spec, which, lstat ...)
+    r"|\$[({]\s*(?:realpath|abspath)\s|get[mca]time\b|getsize\b|find_(?:spec|module|loader|library)\b"
+    r"|\bwhich\s*\(|samefile\b|is_?(?:link|symlink|mount)\b|stat\s*\(|\breadlink\b|\bcompgen\b",
 )
+#: A command that tests a folder's existence by entering it (round 85 case 08).
+_CD = re.compile(r"(?:^|[\s;&|(`])(?:cd|pushd|(?:os\.)?chdir)\b\s*\(?\s*[\"']?([^\s;&|)\"'`]+)")
 #: A line that reads files' text.
 _READS = re.compile(
     r"\b(?:cat|head|(?<!file )tail|grep|egrep|fgrep|rg|ag|ack|sed|awk|wc|diff|cmp|md5sum|sha\d*sum"
@@ -160,7 +166,8 @@ def file_operation(line: str) -> str:
     ``open(..)``), a shell command's words (``cat ..``, ``[ -f .. ]``), or the whole line
     when it tests or reads files in another form (``x.exists()``, ``os.listdir``)."""
     if not (_TESTS.search(line) or _READS.search(line)):
-        return ""
+        line = _CASE_ARM.sub(" ", line)  # a case pattern matches a string, lists no file
+        return line if _SHELL_GLOB.search(line) and _glob_reach(line, False) else ""
     parts = [_arguments(line, m.end()) for m in _CALLED.finditer(line)]
     if any(not p.strip() for p in parts):
         return line  # x.exists(): the name is before it
@@ -169,6 +176,17 @@ def file_operation(line: str) -> str:
     if _TESTS.search(rest) or _READS.search(rest) or _LISTING.search(line):
         return line
     return " ".join(parts)
+
+
+#: A shell command (Make's ``$(shell ..)``, a script's ``set --``, ``echo``, ``printf``,
+#: ``for .. in``): a glob in it is a listing (round 85 case 05).
+_SHELL_GLOB = re.compile(
+    r"\$[({]\s*shell\s|\b(?:echo|printf)\b|\bset\s+--?(?:\s|$)"
+    r"|\bfor\s+\w+\s+in\s[^:\[\]()]*(?:;\s*do\b|$)"
+)
+
+
+_CASE_ARM = re.compile(r"^\s*\(?[^\s()]*\)(?=\s|$)")
 
 
 #: A shell command that tests or reads the files of its words, up to its pipe or its end
@@ -201,6 +219,13 @@ def open_reach(line: str, tested_assignment: bool, assigned: Set[str]) -> Reach 
     """The reach of ``line`` (no plain source list) by names it does not spell out, or None.
     ``tested_assignment``: the line assigns a variable a test or a read takes its name from;
     ``assigned``: the variables the build texts assign (any other is a computed name)."""
+    reach = _reach(line, tested_assignment, assigned)
+    if reach is None or (reach.folders and not reach.glob):
+        return _cd_reach(line, bool(_READS.search(line))) or reach
+    return reach
+
+
+def _reach(line: str, tested_assignment: bool, assigned: Set[str]) -> Reach | None:
     subject = file_operation(line)
     if not subject and (
         not tested_assignment or re.search(r"=\s*\t|[;`|]|&&", line)  # a recipe's line
@@ -216,9 +241,25 @@ def open_reach(line: str, tested_assignment: bool, assigned: Set[str]) -> Reach 
     return Reach(() if not why.startswith("a listing") else _folders(line), reads, why)
 
 
+def _cd_reach(line: str, reads: bool) -> Reach | None:
+    """The reach of a folder ``line`` enters (``cd variants``, ``os.chdir("variants")``): its
+    existence is tested, so a file added to or deleted from under it is in reach."""
+    for m in _CD.finditer(line):
+        folder = re.sub(r"^(?:\./)+", "", m.group(1)).rstrip("/")
+        if folder in ("", ".", "-", "~") or folder.startswith(("..", "/", "~", "$")):
+            continue  # a parent, an outside or a computed folder: the variable rule's
+        return Reach((folder,), reads, f"a folder tested by entering it ({folder})")
+    return None
+
+
 def _why(line: str, assigned: Set[str], reads: bool) -> str:
     """Why ``line`` reaches files it does not name: "" when it names all it reaches."""
+    for m in re.finditer(r"\s-[ceE]\s+(?:\"([^\"\n]*)\"|'([^'\n]*)')", line):
+        code = m.group(1) or m.group(2)  # code another language embeds (python3 -c "...")
+        if (_TESTS.search(code) or _READS.search(code)) and _BUILT.search(code):
+            return "a name built from pieces"
     line = re.sub(r"\'\'\'|\"\"\"", "_", line)  # a docstring's quotes
+    line = _MAKEFILE_LIST.sub("Makefile", line)  # $(lastword $(MAKEFILE_LIST)): a Makefile
     line = re.sub(r"\"[^\"\n]*\"|'[^'\n]*'", _unspaced, line)  # a message, a pattern
     here = {a or b for a, b in _SHELL_ASSIGN.findall(line)}  # j=1; ..$$j, for f in ..; $$f
     assigned = assigned | here
@@ -250,6 +291,9 @@ def _why(line: str, assigned: Set[str], reads: bool) -> str:
         if name.suffix.lower() in _DATA_SUFFIXES or _is_doc(str(name)):
             return f"names read from {word}"
     return ""
+
+
+_MAKEFILE_LIST = re.compile(r"\$\((?:lastword|firstword)\s+\$\(MAKEFILE_LIST\)\)")
 
 
 def _unspaced(m: re.Match[str]) -> str:

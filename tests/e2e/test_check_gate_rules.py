@@ -350,3 +350,28 @@ def test_an_edited_document_a_search_of_the_tree_reads_is_a_finding(
     assert (
         "Makefile at line 1 tests or reads files by a listing or a recursive search" in said
     ) is failing, said
+
+
+# ------------------------------------------------------------------ red team round 85
+
+
+@pytest.mark.parametrize(
+    ("test", "added", "why"),
+    [
+        ("ifneq ($(realpath $(addsuffix .v,fast_key)),)", "fast_key.v", "a name built from"),
+        ("ifneq ($(shell echo fast_*),fast_*)", "fast_key.v", "the glob fast_*"),
+        ("ifneq ($(shell cd variants 2>/dev/null && echo y),)", "variants/fast_key.v", "a folder"),
+    ],
+)
+def test_a_file_a_make_condition_tests_in_another_form_is_a_finding(
+    tmp_path: Path, test: str, added: str, why: str
+) -> None:
+    """Round 85 cases 04, 05, 08 (class): Make's realpath, a shell command's glob, a folder
+    entered by cd test files' existence: adding only an unused module is a finding."""
+    make = f"{test}\nDEFS += -DFAST\nendif\nsim:\n\tiverilog $(DEFS) -o m.vvp m.v\n"
+    repo = _repo(tmp_path, {"m.v": MOD, "Makefile": make, "rtlopt.toml": STRICT})
+    (repo / added).parent.mkdir(exist_ok=True)
+    _commit(repo, {added: KEY}, "add fast_key helper")
+    rc, out = _check(repo, "--base", "HEAD~1")
+    said = " ".join(" ".join(m["findings"]) for m in out["modules"])
+    assert rc == 1 and f"Makefile at line 1 tests or reads files by {why}" in said, out

@@ -317,3 +317,71 @@ def test_an_added_documentation_file_a_build_tests_is_a_finding() -> None:
     texts = [("Makefile", "ifneq ($(wildcard NOTES.md),)\nDEFS += -DFAST\nendif\n")]
     assert [r for r, _ in named_file_findings({"NOTES.md": "A"}, texts)] == ["NOTES.md"]
     assert named_file_findings({"OTHER.md": "A"}, texts) == []
+
+
+@pytest.mark.parametrize(
+    ("rel", "status", "where", "text"),
+    [
+        # Make's realpath / abspath test a name's existence (round 85 case 04)
+        (
+            KEY,
+            "A",
+            "Makefile",
+            "ifneq ($(realpath $(addsuffix .v,fast_key)),)\nD = -DFAST\nendif\n",
+        ),
+        (KEY, "A", "Makefile", "ifneq ($(abspath $(addsuffix .v,fast_key)),)\nD = -DFAST\nendif\n"),
+        # a glob in a shell command is a listing (case 05)
+        (KEY, "A", "Makefile", "ifneq ($(shell echo fast_*),fast_*)\nD = -DFAST\nendif\n"),
+        (KEY, "A", "run.sh", "#!/bin/sh\nset -- fast_*; [ \"$1\" != 'fast_*' ] && D=-DFAST\n"),
+        # a name built from pieces inside code another language embeds (case 06)
+        (
+            "README.md",
+            "M",
+            "Makefile",
+            "D := $(shell python3 -c \"print('-DFAST' if 'fast' in open('READ'+'ME.md').read()"
+            " else '')\")\n",
+        ),
+        # cd / pushd / chdir test a folder's existence (case 08)
+        (
+            "variants/fast_key.v",
+            "A",
+            "Makefile",
+            "D := $(shell cd variants 2>/dev/null && echo -DF)\n",
+        ),
+        ("variants/fast_key.v", "A", "run.sh", "#!/bin/sh\npushd variants >/dev/null && D=-DF\n"),
+        ("variants/fast_key.v", "A", "b.py", "import os\nos.chdir('variants')\nD = ['-DF']\n"),
+        # exists-like calls by any spelling (case 09)
+        (KEY, "A", "b.py", 'D = ["-DF"] if os.path.lexists("fast_key" + ".v") else []\n'),
+        (KEY, "A", "b.py", 'D = ["-DF"] if os.path.getmtime("fast_key" + ".v") else []\n'),
+        (KEY, "A", "b.py", 'D = ["-DF"] if shutil.which("./fast_key" + ".v") else []\n'),
+        (KEY, "A", "b.py", 'D = ["-DF"] if os.access("fast_key" + ".v", os.R_OK) else []\n'),
+    ],
+)
+def test_round_85_tests_of_files_by_other_forms_are_findings(
+    rel: str, status: str, where: str, text: str
+) -> None:
+    """Round 85 cases 04, 05, 06, 08, 09 (class): realpath/abspath, a shell's glob, a built
+    name in embedded code, a folder tested by cd, an exists-like call of any spelling."""
+    found = named_file_findings({rel: status}, [(where, text)])
+    assert [r for r, _ in found] == [rel]
+
+
+def test_a_folder_tested_by_cd_reaches_only_its_files() -> None:
+    texts = [("Makefile", "sim:\n\tcd build && make all\n\tcd .. && echo done\n")]
+    assert named_file_findings({"rtl/fast_key.v": "A"}, texts) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("configure", '#!/bin/sh\necho "made by $as_me 1.0, which was generated"\n'),
+        ("configure", "#!/bin/sh\ncase $x in\n  *)   echo `echo bug` > /dev/null ;;\nesac\n"),
+        ("g.py", "p.add_argument('-x', choices=[i.name for i in groups], nargs='*')\n"),
+        ("c.py", "log(f\"    python3 m.py build/all.smt2 {step} {' '.join(props)}\")\n"),
+        ("Makefile", "DIR := $(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))\n"),
+    ],
+)
+def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) -> None:
+    """Forms of ibex's and cv32e40p's build texts (prose holding "which", a case arm, a
+    comprehension, a log message, a Makefile's own folder) reach no file of the tree."""
+    assert named_file_findings({"rtl/fast_key.v": "A", "README.md": "M"}, [(where, text)]) == []
