@@ -47,3 +47,11 @@ def test_an_uncommitted_header_in_an_include_folder_feeds_every_input(tmp_path: 
 def test_committed_include_folders_feed_nothing(tmp_path: Path) -> None:
     assert _fed(tmp_path, "sim:\n\tiverilog -Itb mux.v tb/tb.v\n") == ()
     assert _fed(tmp_path, "sim:\n\tiverilog -I$(GEN) tb/tb.v\n") == ()
+
+
+def test_an_uncommitted_header_in_a_committed_folder_feeds_every_input(tmp_path: Path) -> None:
+    """``inc/`` is committed (``inc/keep.vh``); ``inc/stim.vh`` is not (generated, ignored)."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "keep.vh").write_text("// kept\n")
+    make = "sim:\n\tiverilog -Iinc -Itb mux.v tb/tb.v\n"
+    assert _fed(tmp_path, make, {"inc/stim.vh": "// generated\n"}) == ("s", "a")
