@@ -223,12 +223,27 @@ def _judged(design: Design, own: Path | None) -> TbX:
             where = f"{_relative(path, root)}:{hit[0]}: {hit[1]}"
             log.info("%s: inputs fed x by a Verilog testbench: %s", design.target.name, where)
             return TbX(inputs, True, where)
+    held = tb.hierarchy(per_file, every, tops)
+    generated = _generated(root, held, codes, texts)
+    if generated:
+        log.info("%s: inputs fed x: %s", design.target.name, generated)
+        return TbX(inputs, True, generated)
     read = {p.resolve() for p, _ in repository_texts(design)}
-    skips = tb.outside(per_file, tb.hierarchy(per_file, every, tops))
+    skips = tb.outside(per_file, held)
     for path in own_files & {p.resolve() for p in every}:
         p = next(q for q in every if q.resolve() == path)
         skips.setdefault(p, []).extend(td.own_spans(every[p], own_units))
     return _defined_x(design, inputs, texts, every, skips, read, built)
+
+
+def _generated(root: Path, held: set[str], codes: dict[Path, str], texts: dict[Path, str]) -> str:
+    """Where a text of the hierarchies includes a header a build's include folder outside
+    the committed tree may supply (:mod:`._tb_x_folders`), or ""."""
+    from rtlopt.evaluate._tb_x_folders import generated_include
+
+    mine = {p: texts[p] for p, c in codes.items() if set(tf.units(c)) & held}
+    builds = [(p, t) for p, t in texts.items() if p not in codes]
+    return generated_include(root, mine, texts, builds)
 
 
 def _defined_x(
