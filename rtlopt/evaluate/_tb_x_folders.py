@@ -114,9 +114,10 @@ def generated_include(
     if not includes:
         return ""
     tracked = _tracked(root)
+    made = _made_words([t for _, t in builds])
     for _, listed in folders:
         for p, line, name in includes:
-            why = _first_loose(listed, name, root, tracked)
+            why = _first_loose(listed, name, root, tracked, made)
             if why:
                 return (
                     f'{_rel(p, root)}:{line}: `include "{name}" may read a header the build '
@@ -125,12 +126,35 @@ def generated_include(
     return ""
 
 
+def _made_words(texts: list[str]) -> set[str]:
+    """The words of the build texts outside comment lines and include-folder options: a
+    folder that is nowhere on disk can only be written by a build naming it there."""
+    out: set[str] = set()
+    for text in texts:
+        for ln in text.splitlines():
+            if ln.lstrip().startswith(("//", "#")):
+                continue
+            ln = re.sub(r"\+incdir\+\S*|(?<!\S)-I\s*\S+", " ", ln)
+            out.update(re.findall(r"[\w.-]+", ln))
+    return out
+
+
 def _first_loose(
-    listed: list[tuple[str, list[Path]]], name: str, root: Path, tracked: set[str] | None
+    listed: list[tuple[str, list[Path]]],
+    name: str,
+    root: Path,
+    tracked: set[str] | None,
+    made: set[str],
 ) -> str:
     """Why the first folder of ``listed`` (in a build's order) that may supply ``name`` is
-    outside the committed tree, or "" where a committed header comes first."""
+    outside the committed tree, or "" where a committed header comes first. A folder nowhere
+    on disk whose name no build text writes besides its include option (``+incdir+../sva``
+    of a tree without it) supplies nothing."""
     for written, places in listed:
+        if not any(f.exists() for f in places) and not any(
+            f.name in made for f in places if f.name not in ("", ".", "..")
+        ):
+            continue
         kept = [f for f in places if _committed(f, root, tracked)]
         if not kept:
             return f"a build's include folder {written} is not in the committed tree"
