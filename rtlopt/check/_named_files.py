@@ -53,12 +53,17 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path, PurePosixPath
 
-from rtlopt.check._open_names import file_operation, open_reach, scripted, tcl_assigned
+from rtlopt.check._open_names import (
+    PLAIN_GLOB,
+    WORD,
+    file_operation,
+    open_reach,
+    scripted,
+    tcl_assigned,
+)
 
 __all__ = ["named_file_findings"]
 
-#: A word of a build text that may name a file (split at quotes, parentheses, operators).
-_TOKEN = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
 #: Calls that pass a list of sources on unchanged (Python's, a CMake's or a Tcl's).
 _CALLS = (
     "glob",
@@ -134,13 +139,13 @@ def _names(line: str) -> list[str]:
     out = []
     line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line))
     line = _COMPUTED.sub("*", line)  # a computed part of a name matches any text
-    for word in _TOKEN.findall(line):
+    for word in WORD.findall(line):
         if word.count("[") != word.count("]"):  # a Tcl command's brackets: [glob rtl/*.v]
             word = word.strip("[]")
         word = re.sub(r"^(?:\.{1,2}/|/)+", "", word).replace("%", "*")
         if not re.search(r"[./*?]", word) or not re.search(r"[A-Za-z0-9]", word):
             continue
-        if any(c in word for c in "*?") and not _GLOB.fullmatch(word):
+        if any(c in word for c in "*?") and not PLAIN_GLOB.fullmatch(word):
             continue  # a pattern of a regular expression, a format, arithmetic: no file glob
         out.append(word)
     return out
@@ -149,9 +154,6 @@ def _names(line: str) -> list[str]:
 #: A variable's or a format field's value inside a word (``$(DOC).md``, ``${V}_key.v``,
 #: ``f"{variant}_key.v"``): any text.
 _COMPUTED = re.compile(r"\$\(\w+\)|\$\{\w+\}|\$\w+|(?<![$\w])\{\w+\}(?=[\w.])")
-#: A file glob: path characters only, with a folder or a suffix (``*.v``, ``rtl/*``,
-#: ``x.*``), not ``*d`` (a format's ``%d``), ``s*`` or ``2*i+2``.
-_GLOB = re.compile(r"[\w.*?/-]*(?:/|\.[\w*?]+$)[\w.*?/-]*")
 #: A variable standing for a folder (``$(RTL)/``, ``${D}/``, ``$D/``): the path after it
 #: names the file by its end.
 _VARIABLE_DIR = re.compile(r"\$(?:\([\w.-]+\)|\{[\w.-]+\}|\w+)/")

@@ -23,7 +23,15 @@ from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Reach", "file_operation", "open_reach", "scripted", "tcl_assigned"]
+__all__ = [
+    "PLAIN_GLOB",
+    "WORD",
+    "Reach",
+    "file_operation",
+    "open_reach",
+    "scripted",
+    "tcl_assigned",
+]
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,8 @@ _SHELL_ASSIGN = re.compile(r"(?:^|[\s;(])(\w+)=(?!=)|\bfor\s+(\w+)\s+in\b")
 #: A Tcl assignment (``set K value``): its variable is assigned.
 _TCL_SET = re.compile(r"^\s*set\s+([A-Za-z_]\w*)\s+\S")
 _GLOB_WORD = re.compile(r"[\w.*?/-]*[*?][\w.*?/-]*")
-_WORD = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
+#: A word of a build text that may name a file (split at quotes, parentheses, operators).
+WORD = re.compile(r"[^\s()'\"`;,=:<>|&{}$\\]+")
 
 
 #: Build texts a build runs or reads as commands: Makefiles, scripts, CI and tool scripts.
@@ -286,7 +295,7 @@ def _why(line: str, assigned: Set[str], reads: bool) -> str:
     bare = _BARE_ARG.search(line)
     if bare and bare.group(1) not in assigned and bare.group(1) not in ("__file__",):
         return f"a name held by {bare.group(1)}, which no build text assigns"
-    for word in _WORD.findall(line) if reads else ():
+    for word in WORD.findall(line) if reads else ():
         name = PurePosixPath(word.strip("./"))
         if name.suffix.lower() in _DATA_SUFFIXES or _is_doc(str(name)):
             return f"names read from {word}"
@@ -304,9 +313,9 @@ def _unspaced(m: re.Match[str]) -> str:
 def _glob_reach(line: str, reads: bool) -> Reach | None:
     """A glob with no folder or suffix (``fast_*``, ``*``), which the named-file rule does not
     read as one: its reach."""
-    for m in _WORD.finditer(line):
+    for m in WORD.finditer(line):
         word = m.group(0)
-        if not _GLOB_WORD.fullmatch(word) or _PLAIN_GLOB.fullmatch(word):
+        if not _GLOB_WORD.fullmatch(word) or PLAIN_GLOB.fullmatch(word):
             continue
         if line[max(m.start() - 1, 0) : m.start()] == "\\":
             continue  # a regular expression's \s*, \w+
@@ -325,7 +334,9 @@ def _glob_reach(line: str, reads: bool) -> Reach | None:
 #: product (``a * b``).
 _ALONE = re.compile(r"^(?:[\s(\"'=]\*[)\"';]?|[(\"'=]?\*[\s)\"';]|\s\*)$|^\*$")
 #: A glob the named-file rule reads (with a folder or a suffix).
-_PLAIN_GLOB = re.compile(r"[\w.*?/-]*(?:/|\.[\w*?]+$)[\w.*?/-]*")
+#: A file glob: path characters only, with a folder or a suffix (``*.v``, ``rtl/*``,
+#: ``x.*``), not ``*d`` (a format's ``%d``), ``s*`` or ``2*i+2``.
+PLAIN_GLOB = re.compile(r"[\w.*?/-]*(?:/|\.[\w*?]+$)[\w.*?/-]*")
 
 
 def _is_doc(rel: str) -> bool:
