@@ -226,10 +226,26 @@ def named_file_findings(
                     found[rel] = (where, number, reach.why)
                     continue
                 hows = {_matches(rel, n) for n in names} - {""}
+                if not source and not edited and _folder_named(rel, line):
+                    hows = {"folder"}  # chmod/mkdir/rev-parse/rename of the folder tests it
                 if not hows or _compiled(source, is_verilog(rel), hows):
                     continue
                 found[rel] = (where, number, "")
     return [(rel, _finding(rel, targets[rel], *found[rel])) for rel in sorted(found)]
+
+
+def _folder_named(rel: str, line: str) -> bool:
+    """Whether a word of ``line`` (quoted text too: code handed to ``python -c``) names a
+    folder holding ``rel`` (``variants`` or ``rtl/variants`` for ``rtl/variants/k.v``): a
+    line that tests or reads the folder in any way (``chmod``, ``mkdir ... ||``, ``git
+    rev-parse HEAD:variants``, a rename) tells whether it exists, so what it holds is named
+    too."""
+    parts = rel.split("/")[:-1]
+    folders = {
+        "/".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)
+    }
+    words = WORD.findall(line) if folders else []
+    return any(re.sub(r"^(?:\./)+", "", w).strip("/") in folders for w in words)
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))")

@@ -385,3 +385,21 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
     """Forms of ibex's and cv32e40p's build texts (prose holding "which", a case arm, a
     comprehension, a log message, a Makefile's own folder) reach no file of the tree."""
     assert named_file_findings({"rtl/fast_key.v": "A", "README.md": "M"}, [(where, text)]) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "DEFS := $(shell chmod u+r variants 2>/dev/null && echo -DFAST)",
+        "DEFS := $(shell mkdir variants 2>/dev/null && rmdir variants || echo -DFAST)",
+        "DEFS := $(shell git rev-parse -q --verify HEAD:variants >/dev/null && echo -DFAST)",
+        "DEFS := $(shell python3 -c \"import os; os.rename('variants', 'variants')\" && echo -DFAST)",
+    ],
+)
+def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
+    """Round 86 cases 05, 06, 09, 12: any command on a testing line that names a folder
+    tells whether it exists, so adding a file under it is a finding."""
+    found = named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", line + "\n")])
+    assert [rel for rel, _ in found] == ["variants/fast_key.v"]
+    compiled = "SRCS := $(wildcard variants/*.v)\nsim:\n\tiverilog -o sim $(SRCS)\n"
+    assert named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", compiled)]) == []
