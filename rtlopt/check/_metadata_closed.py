@@ -123,9 +123,10 @@ def copy_reads(text: str) -> list[int]:
     return [m.start() for m in whole.finditer(text)]
 
 
-#: a revision argument searching the commits' messages (``^{/text}``, ``:/text``) or the
-#: reflog (``@{1}``, ``@{-1}``, ``@{upstream}``); not a URL's ``://``
-_SEARCH = re.compile(r"\^\{/|@\{|(?<![\w.:/~-]):/(?!/)")
+#: a revision argument searching the commits' messages (``^{/text}``, ``:/text`` after
+#: anything: ``HEAD..:/fast``, ``-s:/fast``) or the reflog (``@{1}``, ``@{-1}``,
+#: ``@{upstream}``); not a URL's ``://``
+_SEARCH = re.compile(r"\^\{/|@\{|(?<![:/]):/(?!/)")
 
 
 #: the shell's quoting and escapes, removed before a revision is read: ``HEAD^\{/fast\}``,
@@ -269,3 +270,43 @@ def with_defines(text: str) -> str:
         return m.group(1) + "\n".join(f"{name} = {ln}" if ln else ln for ln in lines)
 
     return _DEFINE_BLOCK.sub(body, text)
+
+
+#: ``git rev-parse``'s options that print a path or a property of the checkout, never the
+#: commit: a rev-parse with anything else (``HEAD``, ``--verify``, ``--short``) prints a hash
+#: a committer can steer by amending (round 86 case 10) or verifies a revision
+_PATH_ONLY = re.compile(
+    r"--(?:show-toplevel|git-dir|show-cdup|show-prefix|is-inside-work-tree|is-inside-git-dir"
+    r"|is-bare-repository|git-common-dir|absolute-git-dir|show-superproject-working-tree"
+    r"|local-env-vars|git-path|shared-index-path|path-format=\w+)\b"
+)
+
+
+def hash_read(line: str, at: int) -> bool:
+    """Whether the ``git rev-parse`` command ending at ``at`` reads more than a path: its
+    words up to the end of the command (a pipe, a separator, a closing parenthesis) are not
+    all path options."""
+    words = re.split(r"[|;&)`]", line[at:], maxsplit=1)[0].split()
+    words = [w.strip("\"',[]") for w in words]
+    if any(w in ("--abbrev-ref", "--symbolic-full-name") for w in words):
+        return False  # prints the branch's name, which no commit sets
+    words = [w for w in words if w and not _PATH_ONLY.fullmatch(w) and w not in ("2>/dev/null",)]
+    return bool(words) or not _PATH_ONLY.search(line[at:])
+
+
+#: a script's interpreter before its name (``python3 -u sel.py``, ``source env.sh``)
+_INTERPRETER = r"\b(?:python[\d.]*|perl|ruby|tclsh|bash|sh|zsh|node|source)\s+(?:-\S+\s+)*\S*"
+
+
+def script_run(line: str, name: str) -> str | None:
+    """``line`` as it steers the script ``name`` it runs (by an interpreter, a path, ``.``),
+    or None where it does not run it: whole where it takes the script's output (``$(shell
+    ..)``, ``$(..)``, backquotes, a redirection), else without the script's own name and
+    quoted text (a message), so a tool's word there (``build-verible.sh``, ``"run
+    format-verible"``) makes no tool line."""
+    name = re.escape(name)
+    if not re.search(rf"(?:{_INTERPRETER}|/|(?<![\w.-])\.\s+){name}(?![\w.-])", line):
+        return None
+    if re.search(r"\$\(|`|>", line):
+        return line
+    return re.sub(rf"\S*{name}|\"[^\"]*\"|'[^']*'", " ", line)

@@ -53,8 +53,10 @@ from pathlib import Path
 from rtlopt.check._metadata_closed import (
     copy_reads,
     env_read,
+    hash_read,
     no_literal_command,
     revision_search,
+    script_run,
     variable_revision,
     with_defines,
 )
@@ -216,6 +218,8 @@ def _reads_metadata(line: str, given: Container[str] = frozenset()) -> bool:
             return True
         cmd = _GIT_COMMAND.match(line, at)
         if cmd is not None and _unknown(m.group("prog"), cmd.group(1), line[m.end() : at]):
+            return True
+        if cmd is not None and cmd.group(1) == "rev-parse" and hash_read(line, cmd.end()):
             return True
         if cmd is not None and variable_revision(
             m.group("prog"), cmd.group(1), line, m.start("prog"), cmd.end()
@@ -464,7 +468,23 @@ def metadata_steering(
     if not hits:
         return []
     every = _Lines(texts)
-    return [(texts[i][0], n, ln.strip()[:120]) for i, n, ln in hits if _steers(ln, i, every)]
+    return [
+        (texts[i][0], n, ln.strip()[:120])
+        for i, n, ln in hits
+        if _steers(ln, i, every) or _run_by_choice(texts[i][0], i, every)
+    ]
+
+
+def _run_by_choice(where: str, i: int, every: _Lines) -> bool:
+    """Whether a build text is run where its output or its effect chooses: another text
+    runs it (:func:`script_run`) on a line that chooses or sets something of the build
+    (:func:`_steers`), so what it reads of the metadata steers as if read there (round 86
+    case 11)."""
+    name = Path(where).name
+    return any(
+        j != i and (run := script_run(ln, name)) is not None and _steers(run, j, every)
+        for ln, j in every.containing(name)
+    )
 
 
 class _Lines:

@@ -226,8 +226,10 @@ def named_file_findings(
                     found[rel] = (where, number, reach.why)
                     continue
                 hows = {_matches(rel, n) for n in names} - {""}
-                if not source and not edited and _folder_named(rel, line):
-                    hows = {"folder"}  # chmod/mkdir/rev-parse/rename of the folder tests it
+                if script and not source and not edited and _folder_named(rel, line):
+                    # a script's chmod/mkdir/rev-parse/rename of the folder tests it; a
+                    # filelist's library folder (-y) is the library rule's
+                    hows = {"folder"}
                 if not hows or _compiled(source, is_verilog(rel), hows):
                     continue
                 found[rel] = (where, number, "")

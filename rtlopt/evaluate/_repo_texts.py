@@ -5,6 +5,7 @@ macros (:mod:`._pragma_macros`) read the same list."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -189,13 +190,16 @@ def _read_other(
 #: Scratch folders an evaluator of this process made (absent or empty before: its files are
 #: rtlopt's own).
 _CLAIMED: set[Path] = set()
+_CLAIMED_LOCK = threading.Lock()  # evaluators of parallel rollouts claim and read at once
 
 
 def claim_scratch(folder: Path) -> None:
     """Note ``folder`` as rtlopt's own scratch folder when it is absent or empty now (call
     before writing into it); a folder holding files already is the user's."""
     if not folder.exists() or (folder.is_dir() and not any(folder.iterdir())):
-        _CLAIMED.add(folder.resolve())
+        resolved = folder.resolve()
+        with _CLAIMED_LOCK:
+            _CLAIMED.add(resolved)
 
 
 def _scratch(design: Design, own: Path | None) -> tuple[Path, ...]:
@@ -207,7 +211,9 @@ def _scratch(design: Design, own: Path | None) -> tuple[Path, ...]:
     files before rtlopt used it, a folder of the repository a build compiles from, hides
     nothing either)."""
     root = Path(design.root).resolve()
-    claimed = [c for c in _CLAIMED if c == own or c.is_relative_to(root)]
+    with _CLAIMED_LOCK:
+        every = tuple(_CLAIMED)
+    claimed = [c for c in every if c == own or c.is_relative_to(root)]
     if not claimed:
         return ()  # a folder that held files before rtlopt used it may hold the user's
     design_paths = [

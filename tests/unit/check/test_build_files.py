@@ -96,11 +96,11 @@ def test_a_build_choosing_by_the_commits_metadata_is_found(tmp_path: Path, text:
 @pytest.mark.parametrize(
     "text",
     [
-        "HASH := $(shell git rev-parse --short HEAD)\nsim:\n\tiverilog -DHASH=$(HASH) inv.v\n",
         "deps:\n\tcd fesvr && git checkout 1c02bd6 && ./configure\n",
         "changed=$(git diff --name-only origin/main)\necho $changed\n",
         'lint:\n\ttest -z "$$F" || git diff -U0 | clang-format-diff -p1\n',
         "cmd = ['git', 'rev-parse', '--show-toplevel']\nif cmd:\n    pass\n",
+        "TOP := $(shell git rev-parse --show-toplevel)\nsim:\n\tiverilog -I$(TOP)/inc inv.v\n",
         "sim:\n\tiverilog -o digit.vvp inv.v\n",
         # a CI job checks a pull request out detached: git's branch name is no input there
         "B := $(shell git rev-parse --abbrev-ref HEAD)\nifeq ($(B),main)\nX=1\nendif\n",
@@ -199,13 +199,12 @@ def test_metadata_through_variables_prefixes_ci_names_and_forge_programs_is_foun
 @pytest.mark.parametrize(
     "text",
     [
-        # the build's own variables, a hardware "branch", the target branch, a hash read
+        # the build's own variables, a hardware "branch", the target branch
         "BRANCH := main\nifeq ($(BRANCH),main)\nDEFS += -DX\nendif\nsim:\n\tiverilog $(DEFS) m.v\n",
         "if { $lr_synth_branch_target_alu } {\n  yosys -p synth\n}\n",
         "for tag in a b; do iverilog -D$$tag m.v; done\n",
         "ifeq ($(GITHUB_BASE_REF),main)\nDEFS += -DX\nendif\nsim:\n\tiverilog $(DEFS) m.v\n",
         '  - run: ./lint-commits.sh "$GITHUB_BASE_REF"\n  - run: iverilog m.v\n',
-        "GIT := git\nHASH := $(shell $(GIT) rev-parse --short HEAD)\nsim:\n\tiverilog -DH=$(HASH) m.v\n",
         "REPO := https://github.com/o/r.git\nsim:\n\tiverilog -DX m.v\n",
         "sim:\n\tls -sl; iverilog -DX m.v\n",
     ],
@@ -323,13 +322,9 @@ def test_unknown_vcs_commands_and_computed_or_whole_environment_reads_are_found(
         "for v in ['PRJ_DIR']:\n    if os.getenv(v) is None:\n        iverilog('-DX')\n",
         '"type": "git",\nsim:\n\tiverilog -DX m.v\n',
         'if test "${PATH_SEPARATOR+set}" != set; then iverilog -DX m.v; fi\n',
-        # a revision read literally, a variable only in an option or another command
-        "S := $(shell git -C $(D) rev-parse --short=$(N) HEAD)\n" + _CHOOSE,
-        "S := $(shell git rev-parse HEAD; echo $(X))\n" + _CHOOSE,
+        # a variable only in another command
         "S := $(shell git clone $(URL) $(D) && echo ok)\n" + _CHOOSE,
-        "sim:\n\tiverilog -DV=`git rev-parse HEAD` -DY=$(Y) m.v\n",
         "S := $(shell hg update -r 1a2b3c && cat f)\n" + _CHOOSE,
-        "r = check_output(['git', 'rev-parse', 'HEAD^{commit}'], cwd=d + '/x')\n" + _PY,
     ],
 )
 def test_program_lookups_and_environment_passing_are_no_finding(tmp_path: Path, text: str) -> None:
@@ -391,3 +386,53 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
     """Round 79 case 10: a file to a link (a documentation file's: the links' rule)."""
     found = build_change_findings({"m.v": "T", "README.md": "T"})
     assert [r for r, _ in found] == ["m.v"] and "its type changed" in found[0][1]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # the commit's hash, which a committer grinds with a nonce in the message (round 86
+        # case 10), whole or in part, as a define's value or a choice
+        ("S := $(shell git rev-parse HEAD | cut -c1)\n" + _CHOOSE, 1),
+        ("HASH := $(shell git rev-parse --short HEAD)\nsim:\n\tiverilog -DHASH=$(HASH) m.v\n", 1),
+        (
+            "GIT := git\nHASH := $(shell $(GIT) rev-parse --short HEAD)\nsim:\n\tiverilog -DH=$(HASH) m.v\n",
+            2,
+        ),
+        ("S := $(shell git -C $(D) rev-parse --short=$(N) HEAD)\n" + _CHOOSE, 1),
+        ("S := $(shell git rev-parse HEAD; echo $(X))\n" + _CHOOSE, 1),
+        ("sim:\n\tiverilog -DV=`git rev-parse HEAD` -DY=$(Y) m.v\n", 2),
+        ("r = check_output(['git', 'rev-parse', 'HEAD^{commit}'], cwd=d + '/x')\n" + _PY, 1),
+        # a message search after a range or an option's short value (cases 03, 04)
+        ("S := $(shell git rev-parse -q HEAD..:/fast >/dev/null 2>&1 && echo y)\n" + _CHOOSE, 1),
+        ("S := $(shell git restore -s:/fast -- rtlopt.toml 2>/dev/null && echo y)\n" + _CHOOSE, 1),
+    ],
+)
+def test_a_read_of_the_commits_hash_or_a_message_search_steers(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    (tmp_path / "Makefile").write_text(text)
+    assert [at for _, at, _ in metadata_steering(tmp_path)] == [line]
+
+
+@pytest.mark.parametrize(
+    ("run", "found"),
+    [
+        ("S := $(shell python3 sel.py)\n", True),
+        ("S := $(shell ./tools/sel.py)\n", True),
+        # named, not run: a document's mention, a message; run, its output unused
+        ("# see sel.py\nS := $(shell echo sel.py)\n", False),
+        ('lint:\n\tpython3 sel.py --msg "run iverilog first"\n', False),
+    ],
+)
+def test_a_script_reading_metadata_steers_where_a_steering_line_runs_it(
+    tmp_path: Path, run: str, found: bool
+) -> None:
+    """Round 86 case 11: the revision is built from pieces in a script another build text
+    runs for its output."""
+    (tmp_path / "sel.py").write_text(
+        'args = ["git", "rev-parse", "-q", "--verify"]\nargs.append("HEAD^{" + "/fast}")\n'
+        "r = subprocess.run(args)\n"
+    )
+    (tmp_path / "Makefile").write_text(run + _CHOOSE)
+    assert bool([r for r, _, _ in metadata_steering(tmp_path) if r == "sel.py"]) is found

@@ -70,3 +70,34 @@ def test_a_folder_that_held_files_before_is_no_scratch_folder(tmp_path: Path) ->
     claim_scratch(tmp_path / "sim")
     why = repository_reach(design, tmp_path / "sim")
     assert "probe.txt" in why, why
+
+
+def test_scratch_folders_claimed_while_another_thread_reads_them(tmp_path: Path) -> None:
+    """Parallel rollouts' evaluators claim scratch folders while another reads the claimed
+    set (CI on 84f53aba: "Set changed size during iteration" ended a bench run)."""
+    import threading
+
+    from rtlopt.evaluate._repo_texts import _scratch
+
+    design = _design(tmp_path)
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def claim() -> None:
+        for k in range(2000):
+            claim_scratch(tmp_path / "many" / f"s{k}")
+        done.set()
+
+    def read() -> None:
+        try:
+            while not done.is_set():
+                _scratch(design, tmp_path / "scratch")
+        except RuntimeError as e:  # pragma: no cover - the failure this test guards
+            errors.append(e)
+
+    threads = [threading.Thread(target=claim), threading.Thread(target=read)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
