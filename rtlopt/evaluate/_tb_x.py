@@ -224,7 +224,7 @@ def _judged(design: Design, own: Path | None) -> TbX:
             log.info("%s: inputs fed x by a Verilog testbench: %s", design.target.name, where)
             return TbX(inputs, True, where)
     held = tb.hierarchy(per_file, every, tops)
-    generated = _generated(root, held, codes, texts)
+    generated = _generated(root, held, codes, texts, tb.root_files(per_file, tops))
     if generated:
         log.info("%s: inputs fed x: %s", design.target.name, generated)
         return TbX(inputs, True, generated)
@@ -236,14 +236,20 @@ def _judged(design: Design, own: Path | None) -> TbX:
     return _defined_x(design, inputs, texts, every, skips, read, built)
 
 
-def _generated(root: Path, held: set[str], codes: dict[Path, str], texts: dict[Path, str]) -> str:
+def _generated(
+    root: Path,
+    held: set[str],
+    codes: dict[Path, str],
+    texts: dict[Path, str],
+    benches: set[Path],
+) -> str:
     """Where a text of the hierarchies includes a header a build's include folder outside
     the committed tree may supply (:mod:`._tb_x_folders`), or ""."""
     from rtlopt.evaluate._tb_x_folders import generated_include
 
     mine = {p: texts[p] for p, c in codes.items() if set(tf.units(c)) & held}
     builds = [(p, t) for p, t in texts.items() if p not in codes]
-    return generated_include(root, mine, texts, builds)
+    return generated_include(root, mine, texts, builds, benches)
 
 
 def _defined_x(

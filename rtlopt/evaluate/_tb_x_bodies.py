@@ -203,6 +203,22 @@ def _names_of(b: Body) -> set[str]:
     return {b.name} if b.name is not None else set(b.names)
 
 
+def root_files(per_file: dict[Path, list[Body]], tops: set[str]) -> set[Path]:
+    """The files holding a root of the hierarchies holding the target: an ancestor (of
+    ``tops``) no other ancestor's body names (a testbench's top); every file holding an
+    ancestor where none is a root."""
+    holding = {p: {n for b in bs for n in _names_of(b) if n in tops} for p, bs in per_file.items()}
+    named = {
+        w
+        for bs in per_file.values()
+        for b in bs
+        if _names_of(b) & tops
+        for w in b.words - _names_of(b)
+    }
+    found = {p for p, ns in holding.items() if ns - named}
+    return found or {p for p, ns in holding.items() if ns}
+
+
 def ancestors(per_file: dict[Path, list[Body]], codes: dict[Path, str], target: str) -> set[str]:
     """``target``, every unit name with a body naming an ancestor and every macro (```M``)
     whose definition names one, at any depth; a body holding a ``bind`` or ``config`` that

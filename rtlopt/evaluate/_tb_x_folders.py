@@ -20,12 +20,13 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from pathlib import Path
 
 __all__ = ["generated_include"]
 
-_INCLUDE = re.compile(r'`include\s*[<"]([^">\n]+)[">]')
+#: an include by a literal name, or by a macro (```include `STIM``: the name is its value)
+_INCLUDE = re.compile(r'`include\s*(?:[<"]([^">\n]+)[">]|`(\w+))')
 #: an include folder on a command line, in a Makefile, a script or a ``.f`` file
 _FOLDER = re.compile(r"""(?:^|[\s"'(=])(?:-I[ \t]*|\+incdir\+)([^\s"');]+)""", re.M)
 _COMPUTED = re.compile(r"\$|`|%|[*?{}\[\]]")
@@ -87,7 +88,7 @@ def _included(mine: Mapping[Path, str], texts: Mapping[Path, str]) -> list[tuple
         p = left.pop(0)
         code = blank_comments(texts[p], strings=False)
         for m in _INCLUDE.finditer(code):
-            name = m.group(1).strip()
+            name = (m.group(1) or "`" + m.group(2)).strip()
             out.append((p, code.count("\n", 0, m.start()) + 1, name))
             for q in texts:
                 if q not in seen and _ends(q, name):
@@ -97,18 +98,34 @@ def _included(mine: Mapping[Path, str], texts: Mapping[Path, str]) -> list[tuple
 
 
 def generated_include(
-    root: Path, mine: Mapping[Path, str], texts: Mapping[Path, str], builds: list[tuple[Path, str]]
+    root: Path,
+    mine: Mapping[Path, str],
+    texts: Mapping[Path, str],
+    builds: list[tuple[Path, str]],
+    benches: Set[Path],
 ) -> str:
-    """Where a text of ``mine`` (the files of the hierarchies holding the target) includes a
-    header that an include folder outside the committed tree may supply in a build naming
-    one of those files, before a committed folder holding it (see the module's docstring):
-    "file:line: why", or ""."""
+    """Where a text of ``mine`` (the files of the hierarchies holding the target; ``benches``:
+    those holding their roots, a testbench's top) includes a
+    header that a build may write (:mod:`._tb_x_written`), or that an include folder outside
+    the committed tree may supply in a build naming one of those files, before a committed
+    folder holding it (see the module's docstring): "file:line: why", or ""."""
+    from rtlopt.evaluate._tb_x_written import written_header
+
+    every = _included(mine, texts)
     names = {p.name for p in mine}
     ordered = [(b, t) for b, t in builds if any(n in t for n in names)]
+    tops = {p.name for p in benches}
+    compiling = [(b, t) for b, t in builds if any(n in t for n in tops)]
+    written = written_header(every, texts, builds, compiling)
+    if written:
+        p, line, why = written
+        return (
+            f"{_rel(p, root)}:{line}: {why} (the build's reading is unknown: feeding every input x)"
+        )
     folders = [(b, f) for b, t in ordered if (f := _folders(t, b, root))]
     includes = [
         (p, line, name)
-        for p, line, name in (_included(mine, texts) if folders else [])
+        for p, line, name in (every if folders else [])
         if (p.parent / name).is_file() or any(_ends(q, name) for q in texts)
     ]
     if not includes:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from rtlopt.config import ProjectConfig
 from rtlopt.evaluate._tb_x import tb_x_inputs
 from rtlopt.frontend import load_design
@@ -55,3 +57,66 @@ def test_an_uncommitted_header_in_a_committed_folder_feeds_every_input(tmp_path:
     (tmp_path / "inc" / "keep.vh").write_text("// kept\n")
     make = "sim:\n\tiverilog -Iinc -Itb mux.v tb/tb.v\n"
     assert _fed(tmp_path, make, {"inc/stim.vh": "// generated\n"}) == ("s", "a")
+
+
+_WRITE_GEN = "mkdir -p gen && printf '//\\n' > gen/stim.vh"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # round 86: a computed folder, a folder written in pieces, the working folder, a
+        # quoted folder, folders in a command file the build writes
+        "G = gen\nsim:\n\tmkdir -p $(G) && printf '//\\n' > $(G)/stim.vh\n\tiverilog -I$(G) -Itb mux.v tb/tb.v\n",
+        "sim:\n\tmkdir -p g$(E)en && printf '//\\n' > g$(E)en/stim.vh\n\tiverilog -Igen -Itb mux.v tb/tb.v\n",
+        "sim:\n\tprintf '//\\n' > stim.vh\n\tiverilog -Itb mux.v tb/tb.v\n",
+        f'sim:\n\t{_WRITE_GEN}\n\tiverilog -I"gen" -Itb mux.v tb/tb.v\n',
+        f"sim:\n\t{_WRITE_GEN}\n\tprintf '+incdir+gen\\n+incdir+tb\\n' > c.f\n\tiverilog -c c.f mux.v tb/tb.v\n",
+        # a name computed in part, a generator script
+        "sim:\n\tprintf '//\\n' > st$(X)im.vh\n\tiverilog -Itb mux.v tb/tb.v\n",
+        "sim:\n\tpython3 gen.py\n\tiverilog -Itb mux.v tb/tb.v\n",
+    ],
+)
+def test_a_build_writing_a_file_named_like_an_included_header_feeds_every_input(
+    tmp_path: Path, make: str
+) -> None:
+    gen = "import pathlib\nname = 'stim.vh'\npathlib.Path(name).write_text('//')\n"
+    assert _fed(tmp_path, make, {"gen.py": gen} if "gen.py" in make else {}) == ("s", "a")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # writes, none of them the header: a log, a wholly computed target
+        "sim:\n\tiverilog -Itb -o t.vvp mux.v tb/tb.v > sim.log\n",
+        "t.vvp: mux.v\n\tiverilog -Itb -o $@ mux.v tb/tb.v\n",
+        # names the header, writes nothing
+        "# tb/stim.vh sets the select\nsim:\n\tiverilog -Itb mux.v tb/tb.v\n",
+    ],
+)
+def test_a_build_writing_no_file_of_the_headers_name_feeds_nothing(
+    tmp_path: Path, make: str
+) -> None:
+    assert _fed(tmp_path, make) == ()
+
+
+def test_an_include_by_a_macro_reads_its_values(tmp_path: Path) -> None:
+    """Round 86 case 08: ```include `STIM`` with ```define STIM "stim.vh"``: judged as the
+    value; a macro no text defines has a name rtlopt does not know."""
+    tb = TB.replace('`include "stim.vh"', "`include `STIM")
+    make = "sim:\n\tiverilog -Itb mux.v tb/tb.v\n"
+    assert _fed(tmp_path / "a", make, {"tb/tb.v": tb}) == ("s", "a")  # STIM nowhere
+    defined = '`define STIM "stim.vh"\n' + tb
+    assert _fed(tmp_path / "b", make, {"tb/tb.v": defined}) == ()
+    written = f"sim:\n\t{_WRITE_GEN}\n\tiverilog -Igen -Itb mux.v tb/tb.v\n"
+    assert _fed(tmp_path / "c", written, {"tb/tb.v": defined}) == ("s", "a")
+
+
+def test_another_flows_copy_of_the_header_feeds_nothing(tmp_path: Path) -> None:
+    """An equivalence flow copying every header into its own folder (ibex's lec_sv2v.sh)
+    names the design's files, not a testbench's top: no build of the testbench reads it."""
+    lec = "mkdir -p lec && cp tb/*.vh mux.v lec && cd lec && sv2v stim.vh mux.v > mux2.v\n"
+    make = "sim:\n\tiverilog -Itb mux.v tb/tb.v\n"
+    assert _fed(tmp_path, make, {"lec.sh": lec}) == ()
+    make = "sim:\n\tsh lec.sh\n\tiverilog -Itb mux.v tb/tb.v\n"  # run by the testbench's build
+    assert _fed(tmp_path / "run", make, {"lec.sh": lec}) == ("s", "a")

@@ -1,0 +1,123 @@
+"""A header a build writes, for :mod:`._tb_x_folders` (round 86: cases 01, 02, 07, 08, 13, 14).
+
+A testbench's ```include "stim.vh"`` reads the file its tool finds first: Icarus looks in its
+working folder, then in each ``-I`` folder in order; other tools look beside the including
+file too. A build that writes a file of that name (``printf .. > gen/stim.vh``, ``> stim.vh``
+in the working folder, a generator script, ``cp``) may put it ahead of the committed header
+through any include folder: a computed one (``-I$(G)``), a quoted one (``-I"gen"``), one in a
+command file it writes (``printf '+incdir+gen\\n' > cmds.f``), or none at all (the working
+folder). Which text that build reads is unknown, so the x analysis feeds every input. The
+rule judges the file's name, never the folders, failing closed:
+
+- a build text naming the header's file name (as a word, in any folder) and writing any file
+  (a redirection, ``tee``, ``-o``, ``cp``/``mv``/``ln``/``install``, ``open(.., "w")``,
+  ``write_text``, Tcl's ``file copy``) may write it;
+- a write whose target's name is computed in part (``st$(X)im.vh``, ``$(N).vh``) writes it
+  where the name's literal parts match;
+- an include by a macro (```include `STIM``) reads each value the repository's texts give
+  the macro (```define``, ``-D``/``+define+``); one they give none of has a name rtlopt does
+  not know, which feeds x too.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["written_header"]
+
+#: a line writing a file: a shell redirection or tee, an output option, a copying or linking
+#: command, a script's open for writing or write call, Tcl's file commands
+_WRITES = re.compile(
+    r">|\btee\b|(?<![\w-])-o\b|--output|\b(?:cp|mv|ln|install|rsync|dd|touch)\s"
+    r"|\bsed\s+-i|\bopen\s*\(|\.write(?:_text|_bytes|lines)?\s*\(|\bcopy(?:file|2|tree)?\s*\("
+    r"|\bfile\s+(?:copy|rename|link)\b|\bsymlink|\bopen\s+\S+\s+[wa]"
+)
+#: a variable's or a format field's value in a path (``$(G)``, ``${G}``, ``$G``, ``{g}``)
+_COMPUTED = re.compile(r"\$\([^)]*\)|\$\{[^}]*\}|\$[\w@<*^?]|\{\w*\}")
+_SPLIT = re.compile(r"[\s\"'(),;=<>|&`\[\]]+")
+
+
+def _names_word(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text) is not None
+
+
+def _computed_match(line: str, name: str) -> bool:
+    """Whether a word of the writing ``line`` ends in a name computed in part whose literal
+    parts match ``name`` (``st$(X)im.vh``, ``$(N).vh``; not a wholly computed ``$@``)."""
+    for word in _SPLIT.split(_COMPUTED.sub("\0", line)):
+        last = word.rsplit("/", 1)[-1]
+        if "\0" not in last:
+            continue
+        pattern = last.replace("\0", "*")
+        if pattern.strip("*.") and fnmatch.fnmatchcase(name, pattern):
+            return True
+    return False
+
+
+def _macro_values(
+    macro: str, texts: Mapping[Path, str], builds: list[tuple[Path, str]]
+) -> set[str]:
+    """The file names the repository's texts give ``macro``: ```define M "x"`` in a Verilog
+    text, ``-DM=x`` or ``+define+M=x`` in a build text."""
+    out: set[str] = set()
+    verilog = re.compile(rf"`define\s+{re.escape(macro)}\s+[\"<]([^\">\n]+)[\">]")
+    option = re.compile(rf"(?:-D\s*|\+define\+){re.escape(macro)}=([^\s+]+)")
+    for text in texts.values():
+        out.update(m.group(1).strip() for m in verilog.finditer(text))
+    for _, text in builds:
+        out.update(m.group(1).strip("\\\"'") for m in option.finditer(text))
+    return {v for v in out if v}
+
+
+def _writer(name: str, builds: list[tuple[Path, str]]) -> str:
+    """The first build text that may write a file called ``name`` (its last part), "" for
+    none."""
+    base = name.rsplit("/", 1)[-1]
+    for where, text in builds:
+        if not _WRITES.search(text):
+            continue
+        if _names_word(text, base):
+            return where.name
+        for line in text.splitlines():
+            if _WRITES.search(line) and _computed_match(line, base):
+                return where.name
+    return ""
+
+
+def written_header(
+    includes: list[tuple[Path, int, str]],
+    texts: Mapping[Path, str],
+    builds: list[tuple[Path, str]],
+    compiling: list[tuple[Path, str]],
+) -> tuple[Path, int, str] | None:
+    """The first include of ``includes`` ((file, line, name); a macro's as ```M``) whose
+    header a build may write, or whose name no text gives: (file, line, why), or None.
+    ``compiling``: the build texts naming a file holding a root of the hierarchies (a
+    testbench's top); a writer is one of them or a text one of them
+    names (a script it runs): another flow's copies (an equivalence check's folder) are read
+    by no build of a testbench."""
+    named = "\n".join(t for _, t in compiling)
+    writers = [(b, t) for b, t in builds if (b, t) in compiling or _names_word(named, b.name)]
+    for p, line, name in includes:
+        names = [name]
+        if name.startswith("`"):
+            names = sorted(_macro_values(name[1:], texts, builds))
+            if not names:
+                return (
+                    p,
+                    line,
+                    f"includes a header by the macro {name} no text of the repository defines",
+                )
+        for n in names:
+            writer = _writer(n, writers)
+            if writer:
+                return (
+                    p,
+                    line,
+                    f'`include "{n}" may read a header the build writes ({writer} writes a'
+                    " file of that name)",
+                )
+    return None
