@@ -286,7 +286,8 @@ def hash_read(line: str, at: int) -> bool:
     """Whether the ``git rev-parse`` command ending at ``at`` reads more than a path: its
     words up to the end of the command (a pipe, a separator, a closing parenthesis) are not
     all path options."""
-    words = re.split(r"[|;&)`]", line[at:], maxsplit=1)[0].split()
+    command = re.split(r"[|;&)`]", line[at:], maxsplit=1)[0]
+    words = re.sub(r"\d*[<>]{1,2}&?\s*\S+", " ", command).split()  # no redirection's file
     words = [w.strip("\"',[]") for w in words]
     if any(w in ("--abbrev-ref", "--symbolic-full-name") for w in words):
         return False  # prints the branch's name, which no commit sets
@@ -294,19 +295,17 @@ def hash_read(line: str, at: int) -> bool:
     return bool(words) or not _PATH_ONLY.search(line[at:])
 
 
-#: a script's interpreter before its name (``python3 -u sel.py``, ``source env.sh``)
-_INTERPRETER = r"\b(?:python[\d.]*|perl|ruby|tclsh|bash|sh|zsh|node|source)\s+(?:-\S+\s+)*\S*"
-
-
 def script_run(line: str, name: str) -> str | None:
-    """``line`` as it steers the script ``name`` it runs (by an interpreter, a path, ``.``),
-    or None where it does not run it: whole where it takes the script's output (``$(shell
-    ..)``, ``$(..)``, backquotes, a redirection), else without the script's own name and
-    quoted text (a message), so a tool's word there (``build-verible.sh``, ``"run
-    format-verible"``) makes no tool line."""
-    name = re.escape(name)
-    if not re.search(rf"(?:{_INTERPRETER}|/|(?<![\w.-])\.\s+){name}(?![\w.-])", line):
+    """``line`` as it steers the script ``name`` it names (any word: an interpreter, a path,
+    a variable's program; a Python module run by ``-m``), or None where it names it not:
+    whole where it takes the output (``$(shell ..)``, ``$(..)``, backquotes, a redirection),
+    else without the script's own name and quoted text (a message), so a tool's word there
+    (``build-verible.sh``, ``"run format-verible"``) makes no tool line."""
+    word = rf"(?<![\w.-]){re.escape(name)}(?![\w.-])"
+    if name.endswith(".py"):
+        word += rf"|-m\s*(?:[\w.]+\.)?{re.escape(name[:-3])}(?![\w.-])"
+    if not re.search(word, line):
         return None
     if re.search(r"\$\(|`|>", line):
         return line
-    return re.sub(rf"\S*{name}|\"[^\"]*\"|'[^']*'", " ", line)
+    return re.sub(rf"\S*(?:{word})\S*|\"[^\"]*\"|'[^']*'", " ", line)

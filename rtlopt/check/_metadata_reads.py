@@ -80,14 +80,15 @@ _GIT_OPTION = re.compile(
 )
 _GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
 #: git commands reading no metadata a commit's author writes: they fetch, make or change a
-#: tree, or read a hash, the tree's own files or the repository's configuration (not
+#: tree, or read the tree's own files or the repository's configuration (not a hash, which
+#: an author grinds: ``merge-base``, ``status``'s ``branch.oid``, ``ls-remote .``; not
 #: ``archive``: a file marked ``export-subst`` prints the commit's ``$Format:%s$``; nor the
 #: commands printing the subject of the commit they reach: ``HEAD is now at 863ef98 fast``
 #: of ``reset``, ``checkout``, ``switch --detach``, ``worktree add``, ``stash``'s ``WIP on``
 #: and ``commit``'s ``[main 863ef98] fast``)
 _NO_METADATA = frozenset(
     "clone restore submodule fetch pull push init apply am add rm mv "
-    "config rev-parse lfs clean remote ls-remote merge-base status gc "
+    "config rev-parse lfs clean remote gc "
     "ls-files ls-tree hash-object update-index write-tree version help update up co "
     "export sync auth".split()
 )
@@ -481,9 +482,10 @@ def _run_by_choice(where: str, i: int, every: _Lines) -> bool:
     (:func:`_steers`), so what it reads of the metadata steers as if read there (round 86
     case 11)."""
     name = Path(where).name
+    look = name[:-3] if name.endswith(".py") else name  # python3 -m sel
     return any(
         j != i and (run := script_run(ln, name)) is not None and _steers(run, j, every)
-        for ln, j in every.containing(name)
+        for ln, j in every.containing(look)
     )
 
 

@@ -137,8 +137,7 @@ def _names(line: str) -> list[str]:
     with a suffix, a pattern holding a letter or digit (leading ``./``, ``../`` and ``/``
     dropped; ``%`` read as ``*``), outside quoted messages."""
     out = []
-    line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line))
-    line = _COMPUTED.sub("*", line)  # a computed part of a name matches any text
+    line = _COMPUTED.sub("*", plain_words(line))  # a computed part of a name matches any text
     for word in WORD.findall(line):
         if word.count("[") != word.count("]"):  # a Tcl command's brackets: [glob rtl/*.v]
             word = word.strip("[]")
@@ -246,8 +245,19 @@ def _folder_named(rel: str, line: str) -> bool:
     folders = {
         "/".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)
     }
-    words = WORD.findall(line) if folders else []
+    words = WORD.findall(plain_words(line, messages=False)) if folders else []
     return any(re.sub(r"^(?:\./)+", "", w).strip("/") in folders for w in words)
+
+
+def plain_words(line: str, messages: bool = True) -> str:
+    """``line`` with its words as the shell passes them (round 87 cases 08-11): quoted
+    messages and variable folders (``$(RTL)/``, ``$$PWD/``) dropped, escapes (``var\\iants``)
+    and quotes inside a word (``var"ia"nts``) removed, ``/./`` and a last ``/.`` collapsed;
+    ``messages=False`` keeps quoted text (code handed to ``python -c``)."""
+    line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line) if messages else line)
+    line = re.sub(r"\\(?=[\w./-])", "", line)
+    line = re.sub(r"(?<=[\w./-])[\"']+|[\"']+(?=[\w./-])", "", line)
+    return re.sub(r"(?<=/)\.(?:/|(?![\w.-]))", "", line)
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))")

@@ -406,6 +406,18 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
         # a message search after a range or an option's short value (cases 03, 04)
         ("S := $(shell git rev-parse -q HEAD..:/fast >/dev/null 2>&1 && echo y)\n" + _CHOOSE, 1),
         ("S := $(shell git restore -s:/fast -- rtlopt.toml 2>/dev/null && echo y)\n" + _CHOOSE, 1),
+        # round 87: other commands printing the hash; an exempting word as a redirection's file
+        ('S := $(shell git merge-base HEAD HEAD | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
+        (
+            'S := $(shell git status --porcelain=v2 --branch | grep -q "oid [0-7]" && echo y)\n'
+            + _CHOOSE,
+            1,
+        ),
+        (
+            'S := $(shell git rev-parse HEAD 2> --abbrev-ref | grep -q "^[0-7]" && echo y)\n'
+            + _CHOOSE,
+            1,
+        ),
     ],
 )
 def test_a_read_of_the_commits_hash_or_a_message_search_steers(
@@ -420,8 +432,10 @@ def test_a_read_of_the_commits_hash_or_a_message_search_steers(
     [
         ("S := $(shell python3 sel.py)\n", True),
         ("S := $(shell ./tools/sel.py)\n", True),
-        # named, not run: a document's mention, a message; run, its output unused
-        ("# see sel.py\nS := $(shell echo sel.py)\n", False),
+        ("S := $(shell python3 -m sel)\n", True),  # round 87 case 07
+        ("PY ?= python3\nS := $(shell $(PY) sel.py)\n", True),
+        # named, not for its output: a comment, a message; run, its output unused
+        ("# see sel.py\nlint:\n\techo sel.py\n", False),
         ('lint:\n\tpython3 sel.py --msg "run iverilog first"\n', False),
     ],
 )

@@ -394,6 +394,12 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
         "DEFS := $(shell mkdir variants 2>/dev/null && rmdir variants || echo -DFAST)",
         "DEFS := $(shell git rev-parse -q --verify HEAD:variants >/dev/null && echo -DFAST)",
         "DEFS := $(shell python3 -c \"import os; os.rename('variants', 'variants')\" && echo -DFAST)",
+        # round 87 cases 08-11: the words as the shell passes them
+        "DEFS := $(shell chmod u+r var\\iants && echo -DFAST)",
+        "DEFS := $(shell chmod u+r var'ia'nts && echo -DFAST)",
+        "DEFS := $(shell chmod u+r variants/. && echo -DFAST)",
+        "DEFS := $(shell chmod u+r $$PWD/variants && echo -DFAST)",
+        "DEFS := $(shell grep -q fast_key variants/./fast_key.v && echo -DFAST)",
     ],
 )
 def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
