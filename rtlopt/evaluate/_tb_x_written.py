@@ -73,17 +73,70 @@ def _macro_values(
 
 
 def _writer(name: str, builds: list[tuple[Path, str]]) -> str:
-    """The first build text that may write a file called ``name`` (its last part), "" for
-    none."""
+    """The first build text that may write a file called ``name`` (its last part): one
+    naming it outside comment lines in any form the shell passes on (``st\\im.vh``,
+    ``st"i"m.vh``: any command may write it, ``truncate`` too), or writing a name computed
+    in part that matches; "" for none."""
     base = name.rsplit("/", 1)[-1]
     for where, text in builds:
-        if not _WRITES.search(text):
-            continue
-        if _names_word(text, base):
+        code = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(("#", "//")))
+        if _names_word(_shell_words(code), base):
             return where.name
         for line in text.splitlines():
             if _WRITES.search(line) and _computed_match(line, base):
                 return where.name
+    return ""
+
+
+def _shell_words(text: str) -> str:
+    """``text`` with escapes of ordinary characters and quotes inside words removed."""
+    text = re.sub(r"\\(?=[\w./-])", "", text)
+    return re.sub(r"(?<=[\w./-])[\"']+(?=[\w./-])", "", text)
+
+
+#: writes whose files no text names: an archive or a patch unpacked, a tree copied or
+#: synchronized, a checkout, a program installing its files
+_UNNAMED = re.compile(
+    r"\b(?:tar|bsdtar|unzip|cpio|7za?|gunzip|bunzip2|unxz|zstd|patch|rsync|extractall"
+    r"|unpack_archive|copytree|make\s+install)\b|\bcp\s+-\w*[rRa]"
+    r"|\bgit\s+(?:checkout|restore|apply|am|archive|stash|reset|pull|clone|worktree|submodule)\b"
+)
+#: a program run by a computed name (a loop over a glob, a variable): ``sh $$f``, ``. $f``,
+#: ``do $$f``, ``xargs``, ``find -exec``
+_COMPUTED_RUN = re.compile(
+    r"(?:\b(?:sh|bash|zsh|dash|ksh|python[\d.]*|perl|tclsh|ruby|node|source|exec)\s+(?:-\S+\s+)*"
+    r"|(?:^|[\s;&|(])\.\s+|\./|\bdo\s+)[\"']?\$|\bxargs\b|-exec\b|\beval\b"
+)
+#: a write's target: a redirection's, tee's or an output option's file, a copy's last word
+_TARGET = re.compile(
+    r"(?<![\d&])>{1,2}\s*([^\s;&|)]+)|\btee\s+(?:-a\s+)?([^\s;&|)]+)"
+    r"|(?<![\w-])-o\s*([^\s;&|)]+)|--output[= ]([^\s;&|)]+)"
+    r"|\b(?:cp|mv|ln|install)\s[^;&|]*?([^\s;&|)]+)\s*(?:$|[;&|)])"
+)
+#: a Make rule's line and its targets
+_RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?(?!=)")
+
+
+def _unknown_write(text: str) -> str:
+    """A line of ``text`` writing files by names no text gives: an unnamed write
+    (:data:`_UNNAMED`), a program run by a computed name, a write whose target's last part
+    is wholly computed (``$${f%.in}``, ``$(OUT)``; ``$@`` read as its rule's targets), or ""."""
+    targets = ""
+    for line in text.splitlines():
+        rule = _RULE.match(line)
+        if rule:
+            targets = rule.group(1)
+        if _UNNAMED.search(line) or _COMPUTED_RUN.search(line):
+            return line.strip()
+        for m in _TARGET.finditer(line):
+            word = next(g for g in m.groups() if g is not None).strip("\"'")
+            if word.startswith(("/dev/", "&")):
+                continue
+            if re.fullmatch(r"\$\(?@[DF]?\)?|\$\{@\}", word):
+                word = targets  # the rule's targets, by their names
+            last = word.rsplit("/", 1)[-1]
+            if not _COMPUTED.sub("", last).strip("./*%{}()$"):
+                return line.strip()
     return ""
 
 
@@ -96,11 +149,9 @@ def written_header(
     """The first include of ``includes`` ((file, line, name); a macro's as ```M``) whose
     header a build may write, or whose name no text gives: (file, line, why), or None.
     ``compiling``: the build texts naming a file holding a root of the hierarchies (a
-    testbench's top); a writer is one of them or a text one of them
-    names (a script it runs): another flow's copies (an equivalence check's folder) are read
-    by no build of a testbench."""
-    named = "\n".join(t for _, t in compiling)
-    writers = [(b, t) for b, t in builds if (b, t) in compiling or _names_word(named, b.name)]
+    testbench's top); the writers: :func:`_writers`."""
+    writers = _writers(builds, compiling)
+    unknown = next(((b, w) for b, t in writers if (w := _unknown_write(t))), None)
     for p, line, name in includes:
         names = [name]
         if name.startswith("`"):
@@ -111,6 +162,13 @@ def written_header(
                     line,
                     f"includes a header by the macro {name} no text of the repository defines",
                 )
+        if unknown is not None:
+            return (
+                p,
+                line,
+                f'`include "{name}" may read a header the build writes by a name rtlopt cannot'
+                f" read ({unknown[0].name}: {unknown[1][:80]!r})",
+            )
         for n in names:
             writer = _writer(n, writers)
             if writer:
@@ -121,3 +179,27 @@ def written_header(
                     " file of that name)",
                 )
     return None
+
+
+def _writers(
+    builds: list[tuple[Path, str]], compiling: list[tuple[Path, str]]
+) -> list[tuple[Path, str]]:
+    """The build texts a testbench's build may run: those compiling it, every text naming one
+    of those (``iverilog -c tb.f``'s Makefile) and every text one of those names (a script
+    it runs), to any depth; every build text where one runs a program by a computed name
+    (``for f in scripts/*.sh; do sh $$f``). Another flow's copies (an equivalence check
+    copying every source into its folder) are read by no build of a testbench."""
+    found = {b: t for b, t in compiling}
+    grew = True
+    while grew:
+        grew = False
+        named = "\n".join(_shell_words(t) for t in found.values())
+        for b, t in builds:
+            if b in found:
+                continue
+            if _names_word(named, b.name) or any(_names_word(t, f.name) for f in found):
+                found[b] = t
+                grew = True
+    if any(_COMPUTED_RUN.search(t) for t in found.values()):
+        return builds
+    return list(found.items())

@@ -120,3 +120,38 @@ def test_another_flows_copy_of_the_header_feeds_nothing(tmp_path: Path) -> None:
     assert _fed(tmp_path, make, {"lec.sh": lec}) == ()
     make = "sim:\n\tsh lec.sh\n\tiverilog -Itb mux.v tb/tb.v\n"  # run by the testbench's build
     assert _fed(tmp_path / "run", make, {"lec.sh": lec}) == ("s", "a")
+
+
+_TB_RUN = "\tiverilog -Itb mux.v tb/tb.v\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "extra"),
+    [
+        # round 87: a name escaped, an archive unpacked, scripts run through a glob, a writer
+        # no rule lists, a target wholly computed from a loop over templates
+        ("sim:\n\tprintf '//\\n' > st\\im.vh\n" + _TB_RUN, {}),
+        ("sim:\n\ttar -xf hdr.tar\n" + _TB_RUN, {"hdr.tar": "binary"}),
+        (
+            "sim:\n\tfor f in scripts/*.sh; do sh $$f; done\n" + _TB_RUN,
+            {"scripts/g.sh": "echo > stim.vh\n"},
+        ),
+        ("sim:\n\tsh gen.sh\n" + _TB_RUN, {"gen.sh": "truncate -s 0 stim.vh\n"}),
+        ("sim:\n\tfor f in *.vh.in; do cp $$f $${f%.in}; done\n" + _TB_RUN, {"stim.vh.in": "//\n"}),
+        # the testbench compiled through a filelist the writing Makefile names
+        (
+            "sim:\n\tprintf '//\\n' > stim.vh\n\tiverilog -Itb -c tb.f\n",
+            {"tb.f": "mux.v\ntb/tb.v\n"},
+        ),
+    ],
+)
+def test_a_build_writing_files_by_names_rtlopt_cannot_read_feeds_every_input(
+    tmp_path: Path, make: str, extra: dict[str, str]
+) -> None:
+    assert _fed(tmp_path, make, extra) == ("s", "a")
+
+
+def test_a_rule_writing_its_own_literal_target_feeds_nothing(tmp_path: Path) -> None:
+    """``$@`` is its rule's target, by name: a log or a compiled file is no header."""
+    make = "sim.log: t.vvp\n\tvvp -n t.vvp > $@\nt.vvp:\n\tiverilog -Itb -o $@ mux.v tb/tb.v\n"
+    assert _fed(tmp_path, make) == ()
