@@ -273,12 +273,13 @@ def with_defines(text: str) -> str:
 
 
 #: ``git rev-parse``'s options that print a path or a property of the checkout, never the
-#: commit: a rev-parse with anything else (``HEAD``, ``--verify``, ``--short``) prints a hash
-#: a committer can steer by amending (round 86 case 10) or verifies a revision
+#: commit (not git's own folder, ``--git-dir``, ``--git-path``: its files hold the reflog's
+#: hashes and messages, round 88 case 07): a rev-parse with anything else (``HEAD``,
+#: ``--verify``, ``--short``) prints a hash a committer can steer by amending (round 86 case
+#: 10) or verifies a revision
 _PATH_ONLY = re.compile(
-    r"--(?:show-toplevel|git-dir|show-cdup|show-prefix|is-inside-work-tree|is-inside-git-dir"
-    r"|is-bare-repository|git-common-dir|absolute-git-dir|show-superproject-working-tree"
-    r"|local-env-vars|git-path|shared-index-path|path-format=\w+)\b"
+    r"--(?:show-toplevel|show-cdup|show-prefix|is-inside-work-tree|is-inside-git-dir"
+    r"|is-bare-repository|show-superproject-working-tree|local-env-vars|path-format=\w+)\b"
 )
 
 
@@ -289,8 +290,10 @@ def hash_read(line: str, at: int) -> bool:
     command = re.split(r"[|;&)`]", line[at:], maxsplit=1)[0]
     words = re.sub(r"\d*[<>]{1,2}&?\s*\S+", " ", command).split()  # no redirection's file
     words = [w.strip("\"',[]") for w in words]
-    if any(w in ("--abbrev-ref", "--symbolic-full-name") for w in words):
-        return False  # prints the branch's name, which no commit sets
+    first = next((w for w in words if w and not w.startswith("-")), "")
+    exempt = ("--abbrev-ref", "--symbolic-full-name")
+    if any(w in exempt for w in words[: words.index(first) if first else len(words)]):
+        return False  # the branch's name of what follows, which no commit sets
     words = [w for w in words if w and not _PATH_ONLY.fullmatch(w) and w not in ("2>/dev/null",)]
     return bool(words) or not _PATH_ONLY.search(line[at:])
 
@@ -309,3 +312,11 @@ def script_run(line: str, name: str) -> str | None:
     if re.search(r"\$\(|`|>", line):
         return line
     return re.sub(rf"\S*(?:{word})\S*|\"[^\"]*\"|'[^']*'", " ", line)
+
+
+#: a program run by a name no text spells: a glob or a variable after an interpreter or
+#: ``.`` (``sh ./me?a.sh``, ``python3 $(GEN)``, round 88 case 10)
+UNNAMED_RUN = re.compile(
+    r"(?:\b(?:sh|bash|zsh|dash|ksh|python[\d.]*|perl|ruby|tclsh|node|source)\s+(?:-\S+\s+)*"
+    r"|(?<![\w.-])\.\s+)[\"']?[^\s;&|)]*[*?\[$]"
+)

@@ -45,12 +45,14 @@ change's. A reading on a line that only runs a linter or prints is no choice of 
 from __future__ import annotations
 
 import bisect
+import fnmatch
 import itertools
 import re
 from collections.abc import Container
 from pathlib import Path
 
 from rtlopt.check._metadata_closed import (
+    UNNAMED_RUN,
     copy_reads,
     env_read,
     hash_read,
@@ -108,7 +110,8 @@ _META = re.compile(
     r"|(?<![\w./-])(?:github|gitea|forgejo)\.(?!(?:com|io|workspace|repository\w*|run_\w+|"
     r"server_url|api_url|graphql_url|token|action\w*|job|workflow|env|path|retention_days|"
     r"event_name|secret_source|base_ref|event\.pull_request\.(?:base\.\w+|number))\b)[A-Za-z_]"
-    r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\[",
+    r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\["
+    r"|\blogs/HEAD\b|\bpacked-refs\b|\bCOMMIT_EDITMSG\b|\b(?:ORIG|FETCH)_HEAD\b",
     re.M,
 )
 #: a CI service's metadata variable by what its name says: a part naming a branch, a commit,
@@ -476,6 +479,10 @@ def metadata_steering(
     ]
 
 
+#: a script's suffixes: a text a program runs by its name (a Makefile is read by make)
+_SCRIPT_SUFFIXES = frozenset(".sh .bash .zsh .py .pl .rb .tcl .js .mjs .ps1 .bat .cmd".split())
+
+
 def _run_by_choice(where: str, i: int, every: _Lines) -> bool:
     """Whether a build text is run where its output or its effect chooses: another text
     runs it (:func:`script_run`) on a line that chooses or sets something of the build
@@ -483,10 +490,16 @@ def _run_by_choice(where: str, i: int, every: _Lines) -> bool:
     case 11)."""
     name = Path(where).name
     look = name[:-3] if name.endswith(".py") else name  # python3 -m sel
-    return any(
+    if Path(where).suffix not in _SCRIPT_SUFFIXES and not every.texts[i][1].startswith("#!"):
+        return False  # a Makefile or a configuration is read, not run for its output
+    return every.runs_by_pattern(name, i) or any(
         j != i and (run := script_run(ln, name)) is not None and _steers(run, j, every)
         for ln, j in every.containing(look)
     )
+
+
+#: a variable's value inside a word: any text
+_PIECE = re.compile(r"\$+\([^)]*\)|\$+\{[^}]*\}|\$+\w+")
 
 
 class _Lines:
@@ -497,9 +510,26 @@ class _Lines:
         self.texts = texts
         self.lines = [(ln, i) for i, (_, text) in enumerate(texts) for ln in _lines(text)]
         self._sets: dict[int, bool] = {}
+        self._patterns: list[tuple[str, int]] | None = None
         self._all = "\n".join(ln for ln, _ in self.lines)
         self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
         self._ends = [e - 1 for e in self._ends]
+
+    def runs_by_pattern(self, name: str, i: int) -> bool:
+        """Whether a steering line of a text but the ``i``-th runs a program by a glob or a
+        name computed in part that matches ``name`` (``sh ./me?a.sh``, ``python3
+        m$(X).py``: :data:`UNNAMED_RUN`, round 88 case 10)."""
+        if self._patterns is None:
+            self._patterns = []
+            for m in UNNAMED_RUN.finditer(self._all):
+                ln, j = self.lines[bisect.bisect_left(self._ends, m.start())]
+                rest = re.match(r"(?:\([^)\n]*\)|\{[^}\n]*\}|[^\s;&|)\"'])*", self._all[m.end() :])
+                word = re.split(r"\s+", m.group(0).strip())[-1] + (rest.group(0) if rest else "")
+                word = word.strip("\"'")
+                last = _PIECE.sub("*", word).rsplit("/", 1)[-1]
+                if last.strip("*?") and _steers(ln, j, self):
+                    self._patterns.append((last, j))
+        return any(j != i and fnmatch.fnmatchcase(name, p) for p, j in self._patterns)
 
     def containing(self, word: str) -> list[tuple[str, int]]:
         """The lines holding ``word`` (searched in one string: a large tree has many)."""

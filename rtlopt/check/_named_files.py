@@ -252,12 +252,20 @@ def _folder_named(rel: str, line: str) -> bool:
 def plain_words(line: str, messages: bool = True) -> str:
     """``line`` with its words as the shell passes them (round 87 cases 08-11): quoted
     messages and variable folders (``$(RTL)/``, ``$$PWD/``) dropped, escapes (``var\\iants``)
-    and quotes inside a word (``var"ia"nts``) removed, ``/./`` and a last ``/.`` collapsed;
+    and quotes inside a word (``var"ia"nts``) removed, ``/./``, ``//``, ``x/../``, ``~+/``
+    and a last ``/.`` collapsed (round 88 cases 04, 06, 09);
     ``messages=False`` keeps quoted text (code handed to ``python -c``)."""
     line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line) if messages else line)
     line = re.sub(r"\\(?=[\w./-])", "", line)
     line = re.sub(r"(?<=[\w./-])[\"']+|[\"']+(?=[\w./-])", "", line)
-    return re.sub(r"(?<=/)\.(?:/|(?![\w.-]))", "", line)
+    line = re.sub(r"(?<![\w.-])~[+-]?/", "", line)  # bash's ~+ (the working folder), ~-
+    line = re.sub(r"(?<=[\w.-])/{2,}", "/", line)
+    line = re.sub(r"(?<=/)\.(?:/|(?![\w.-]))", "", line)
+    while True:  # rtl/x/../y is rtl/y
+        folded = re.sub(r"(?<![\w.-])(?!\.\.?/)[\w.-]+/\.\./", "", line)
+        if folded == line:
+            return line
+        line = folded
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))")

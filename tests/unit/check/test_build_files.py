@@ -418,6 +418,17 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
             + _CHOOSE,
             1,
         ),
+        # round 88: --abbrev-ref after the revision; git's own folder read for the reflog
+        (
+            'S := $(shell git rev-parse HEAD --abbrev-ref | grep -q "^[0-7]" && echo y)\n'
+            + _CHOOSE,
+            1,
+        ),
+        (
+            "S := $(shell tail -1 $$(git rev-parse --git-dir)/logs/HEAD | grep -q f && echo y)\n"
+            + _CHOOSE,
+            1,
+        ),
     ],
 )
 def test_a_read_of_the_commits_hash_or_a_message_search_steers(
@@ -433,6 +444,8 @@ def test_a_read_of_the_commits_hash_or_a_message_search_steers(
         ("S := $(shell python3 sel.py)\n", True),
         ("S := $(shell ./tools/sel.py)\n", True),
         ("S := $(shell python3 -m sel)\n", True),  # round 87 case 07
+        ("S := $(shell python3 ./s?l.py)\n", True),  # round 88 case 10: a glob
+        ("S := $(shell python3 s$(X).py)\n", True),
         ("PY ?= python3\nS := $(shell $(PY) sel.py)\n", True),
         # named, not for its output: a comment, a message; run, its output unused
         ("# see sel.py\nlint:\n\techo sel.py\n", False),
@@ -450,3 +463,14 @@ def test_a_script_reading_metadata_steers_where_a_steering_line_runs_it(
     )
     (tmp_path / "Makefile").write_text(run + _CHOOSE)
     assert bool([r for r, _, _ in metadata_steering(tmp_path) if r == "sel.py"]) is found
+
+
+def test_a_makefile_a_steering_line_names_is_read_not_run(tmp_path: Path) -> None:
+    """A Makefile named on a steering line (a prerequisite, ``make -f``) is read by make, not
+    run for its output: its own metadata-like lines steer only where they choose (ibex's
+    riscv-tests Makefile, a computed variable name in a define block)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "Makefile").write_text("T = $($(1)_tests)\nall:\n\ttrue\n")
+    make = "sim: sub/Makefile\n\tiverilog -DX=$(shell cat Makefile) m.v\n"
+    (tmp_path / "Makefile").write_text(make)
+    assert metadata_steering(tmp_path) == []

@@ -400,6 +400,10 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
         "DEFS := $(shell chmod u+r variants/. && echo -DFAST)",
         "DEFS := $(shell chmod u+r $$PWD/variants && echo -DFAST)",
         "DEFS := $(shell grep -q fast_key variants/./fast_key.v && echo -DFAST)",
+        # round 88 cases 04, 06, 09
+        "DEFS := $(shell grep -q fast_key variants//fast_key.v && echo -DFAST)",
+        "DEFS := $(shell grep -q fast_key variants/../variants/fast_key.v && echo -DFAST)",
+        "DEFS := $(shell grep -q fast_key ~+/variants/fast_key.v && echo -DFAST)",
     ],
 )
 def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
