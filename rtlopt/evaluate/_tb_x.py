@@ -224,7 +224,7 @@ def _judged(design: Design, own: Path | None) -> TbX:
             log.info("%s: inputs fed x by a Verilog testbench: %s", design.target.name, where)
             return TbX(inputs, True, where)
     held = tb.hierarchy(per_file, every, tops)
-    generated = _generated(root, held, codes, texts, tb.root_files(per_file, tops))
+    generated = _generated(root, held, codes, texts, tb.root_files(per_file, tops), unread)
     if generated:
         log.info("%s: inputs fed x: %s", design.target.name, generated)
         return TbX(inputs, True, generated)
@@ -242,6 +242,7 @@ def _generated(
     codes: dict[Path, str],
     texts: dict[Path, str],
     benches: set[Path],
+    unread: list[Path],
 ) -> str:
     """Where a text of the hierarchies includes a header a build's include folder outside
     the committed tree may supply (:mod:`._tb_x_folders`), or ""."""
@@ -249,7 +250,7 @@ def _generated(
 
     mine = {p: texts[p] for p, c in codes.items() if set(tf.units(c)) & held}
     builds = [(p, t) for p, t in texts.items() if p not in codes]
-    return generated_include(root, mine, texts, builds, benches)
+    return generated_include(root, mine, texts, builds, benches, unread)
 
 
 def _defined_x(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from pathlib import Path
 
 __all__ = ["generated_include"]
@@ -103,6 +103,7 @@ def generated_include(
     texts: Mapping[Path, str],
     builds: list[tuple[Path, str]],
     benches: Set[Path],
+    unread: Sequence[Path] = (),
 ) -> str:
     """Where a text of ``mine`` (the files of the hierarchies holding the target; ``benches``:
     those holding their roots, a testbench's top) includes a
@@ -116,7 +117,7 @@ def generated_include(
     ordered = [(b, t) for b, t in builds if any(n in t for n in names)]
     tops = {p.name for p in benches}
     compiling = [(b, t) for b, t in builds if any(n in t for n in tops)]
-    written = written_header(every, texts, builds, compiling)
+    written = written_header(every, texts, builds, compiling, unread)
     if written:
         p, line, why = written
         return (

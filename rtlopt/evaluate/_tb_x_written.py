@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 __all__ = ["written_header"]
@@ -35,8 +35,9 @@ _WRITES = re.compile(
     r"|\bsed\s+-i|\bopen\s*\(|\.write(?:_text|_bytes|lines)?\s*\(|\bcopy(?:file|2|tree)?\s*\("
     r"|\bfile\s+(?:copy|rename|link)\b|\bsymlink|\bopen\s+\S+\s+[wa]"
 )
-#: a variable's or a format field's value in a path (``$(G)``, ``${G}``, ``$G``, ``{g}``)
-_COMPUTED = re.compile(r"\$\([^)]*\)|\$\{[^}]*\}|\$[\w@<*^?]|\{\w*\}")
+#: a variable's or a format field's value in a path (``$(G)``, ``${G}``, ``$G``, ``{g}``), a
+#: brace list (``stim.{vh,log}``) or a command's output (`` `echo stim`.vh ``): round 88
+_COMPUTED = re.compile(r"\$\([^)]*\)|\$\{[^}]*\}|\$[\w@<*^?]|\{[^}\s]*\}|`[^`\n]*`")
 _SPLIT = re.compile(r"[\s\"'(),;=<>|&`\[\]]+")
 
 
@@ -102,10 +103,11 @@ _UNNAMED = re.compile(
     r"|\bgit\s+(?:checkout|restore|apply|am|archive|stash|reset|pull|clone|worktree|submodule)\b"
 )
 #: a program run by a computed name (a loop over a glob, a variable): ``sh $$f``, ``. $f``,
-#: ``do $$f``, ``xargs``, ``find -exec``
+#: ``do $$f``, ``xargs``, ``find -exec``; a make of another Makefile (``$(MAKE) -C gen``)
 _COMPUTED_RUN = re.compile(
     r"(?:\b(?:sh|bash|zsh|dash|ksh|python[\d.]*|perl|tclsh|ruby|node|source|exec)\s+(?:-\S+\s+)*"
     r"|(?:^|[\s;&|(])\.\s+|\./|\bdo\s+)[\"']?\$|\bxargs\b|-exec\b|\beval\b"
+    r"|\$[({]MAKE[)}]|\bmake\s+(?:[^;&|\n]*\s)?-(?:C|f|-directory|-file)\b"  # another Makefile
 )
 #: a write's target: a redirection's, tee's or an output option's file, a copy's last word
 _TARGET = re.compile(
@@ -145,6 +147,7 @@ def written_header(
     texts: Mapping[Path, str],
     builds: list[tuple[Path, str]],
     compiling: list[tuple[Path, str]],
+    unread: Sequence[Path] = (),
 ) -> tuple[Path, int, str] | None:
     """The first include of ``includes`` ((file, line, name); a macro's as ```M``) whose
     header a build may write, or whose name no text gives: (file, line, why), or None.
@@ -170,7 +173,7 @@ def written_header(
                 f" read ({unknown[0].name}: {unknown[1][:80]!r})",
             )
         for n in names:
-            writer = _writer(n, writers)
+            writer = _writer(n, writers) or _unread_writer(n, unread)
             if writer:
                 return (
                     p,
@@ -203,3 +206,20 @@ def _writers(
     if any(_COMPUTED_RUN.search(t) for t in found.values()):
         return builds
     return list(found.items())
+
+
+def _unread_writer(name: str, unread: Sequence[Path]) -> str:
+    """A file too large to read as a build text whose bytes hold ``name``'s last part (a
+    script padded past the reading limit may write it: round 88 case 08), or ""."""
+    base = name.rsplit("/", 1)[-1].encode()
+    for f in unread:
+        try:
+            with open(f, "rb") as fh:
+                tail = b""
+                for chunk in iter(lambda: fh.read(1 << 22), b""):
+                    if base in tail + chunk:
+                        return f.name
+                    tail = chunk[-len(base) :]
+        except OSError:
+            return f.name  # unreadable: it may hold anything
+    return ""

@@ -138,6 +138,12 @@ _TB_RUN = "\tiverilog -Itb mux.v tb/tb.v\n"
         ),
         ("sim:\n\tsh gen.sh\n" + _TB_RUN, {"gen.sh": "truncate -s 0 stim.vh\n"}),
         ("sim:\n\tfor f in *.vh.in; do cp $$f $${f%.in}; done\n" + _TB_RUN, {"stim.vh.in": "//\n"}),
+        # round 88: a brace list, a command's output, another Makefile, a script past the
+        # reading limit
+        ("SHELL := /bin/bash\nsim:\n\ttouch stim.{vh,log}\n" + _TB_RUN, {}),
+        ("sim:\n\tprintf '//\\n' > `echo stim`.vh\n" + _TB_RUN, {}),
+        ("sim:\n\t$(MAKE) -s -C gen\n" + _TB_RUN, {"gen/Makefile": "all:\n\techo > ../stim.vh\n"}),
+        ("sim:\n\tsh gen.sh\n" + _TB_RUN, {"gen.sh": "# pad\n" * 900_000 + "echo > stim.vh\n"}),
         # the testbench compiled through a filelist the writing Makefile names
         (
             "sim:\n\tprintf '//\\n' > stim.vh\n\tiverilog -Itb -c tb.f\n",
