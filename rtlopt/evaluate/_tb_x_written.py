@@ -125,6 +125,8 @@ def _unknown_write(text: str) -> str:
     is wholly computed (``$${f%.in}``, ``$(OUT)``; ``$@`` read as its rule's targets), or ""."""
     targets = ""
     for line in text.splitlines():
+        if line.lstrip().startswith(("#", "//")):
+            continue  # a comment (``# with an "Rtlopt-Equivalent: <module>" trailer``)
         rule = _RULE.match(line)
         if rule:
             targets = rule.group(1)
@@ -132,7 +134,7 @@ def _unknown_write(text: str) -> str:
             return line.strip()
         for m in _TARGET.finditer(line):
             word = next(g for g in m.groups() if g is not None).strip("\"'")
-            if word.startswith(("/dev/", "&")):
+            if not word or word.startswith(("/dev/", "&")):
                 continue
             if re.fullmatch(r"\$\(?@[DF]?\)?|\$\{@\}", word):
                 word = targets  # the rule's targets, by their names
@@ -192,7 +194,8 @@ def _writers(
     it runs), to any depth; every build text where one runs a program by a computed name
     (``for f in scripts/*.sh; do sh $$f``). Another flow's copies (an equivalence check
     copying every source into its folder) are read by no build of a testbench."""
-    found = {b: t for b, t in compiling}
+    builds = [(b, t) for b, t in builds if not _documentation(b)]
+    found = {b: t for b, t in compiling if not _documentation(b)}
     grew = True
     while grew:
         grew = False
@@ -223,3 +226,12 @@ def _unread_writer(name: str, unread: Sequence[Path]) -> str:
         except OSError:
             return f.name  # unreadable: it may hold anything
     return ""
+
+
+def _documentation(path: Path) -> bool:
+    """Whether ``path`` is a document, which no build runs (a README naming the testbench and
+    its header)."""
+    name = path.name.upper()
+    return path.suffix.lower() in {".md", ".rst", ".adoc", ".org", ".html", ".pdf"} or (
+        name.startswith(("README", "LICENSE", "CHANGELOG", "CHANGES", "COPYING", "AUTHORS"))
+    )

@@ -161,3 +161,12 @@ def test_a_rule_writing_its_own_literal_target_feeds_nothing(tmp_path: Path) -> 
     """``$@`` is its rule's target, by name: a log or a compiled file is no header."""
     make = "sim.log: t.vvp\n\tvvp -n t.vvp > $@\nt.vvp:\n\tiverilog -Itb -o $@ mux.v tb/tb.v\n"
     assert _fed(tmp_path, make) == ()
+
+
+def test_a_document_or_a_comment_writes_no_header(tmp_path: Path) -> None:
+    """CI on e4393936: a README naming the testbench and its header (``> stim.vh`` in an
+    example), and a comment with ``<module>`` in a configuration, write nothing."""
+    readme = "Run `iverilog tb/tb.v`; it reads stim.vh: `printf '//' > stim.vh`\n"
+    toml = '# with an "Rtlopt-Equivalent: <module>" trailer.\nfilelists = ["tb.f"]\n'
+    extra = {"README.md": readme, "rtlopt.toml": toml, "tb.f": "mux.v\ntb/tb.v\n"}
+    assert _fed(tmp_path, "sim:\n\tiverilog -Itb -c tb.f\n", extra) == ()
