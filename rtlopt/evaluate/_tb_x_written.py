@@ -194,8 +194,7 @@ def _writers(
     it runs), to any depth; every build text where one runs a program by a computed name
     (``for f in scripts/*.sh; do sh $$f``). Another flow's copies (an equivalence check
     copying every source into its folder) are read by no build of a testbench."""
-    builds = [(b, t) for b, t in builds if not _documentation(b)]
-    found = {b: t for b, t in compiling if not _documentation(b)}
+    found = {b: t for b, t in compiling if not _prose(b, t)}
     grew = True
     while grew:
         grew = False
@@ -203,8 +202,10 @@ def _writers(
         for b, t in builds:
             if b in found:
                 continue
-            if _names_word(named, b.name) or any(_names_word(t, f.name) for f in found):
-                found[b] = t
+            if _names_word(named, b.name) or (
+                not _prose(b, t) and any(_names_word(t, f.name) for f in found)
+            ):
+                found[b] = t  # a document a writer names (``sh gen.md``) is run too
                 grew = True
     if any(_COMPUTED_RUN.search(t) for t in found.values()):
         return builds
@@ -228,10 +229,9 @@ def _unread_writer(name: str, unread: Sequence[Path]) -> str:
     return ""
 
 
-def _documentation(path: Path) -> bool:
-    """Whether ``path`` is a document, which no build runs (a README naming the testbench and
-    its header)."""
-    name = path.name.upper()
-    return path.suffix.lower() in {".md", ".rst", ".adoc", ".org", ".html", ".pdf"} or (
-        name.startswith(("README", "LICENSE", "CHANGELOG", "CHANGES", "COPYING", "AUTHORS"))
-    )
+def _prose(path: Path, text: str) -> bool:
+    """Whether ``path`` is a document no build runs (a README naming the testbench and its
+    header): :func:`._foreign_x_anytext.is_documentation`, but a ``.txt`` may be a filelist."""
+    from rtlopt.evaluate._foreign_x_anytext import is_documentation
+
+    return path.suffix.lower() != ".txt" and is_documentation(path, set(), text)
