@@ -315,8 +315,10 @@ def script_run(line: str, name: str) -> str | None:
 
 
 #: a program run by a name no text spells: a glob or a variable after an interpreter or
-#: ``.`` (``sh ./me?a.sh``, ``python3 $(GEN)``, round 88 case 10)
+#: ``.`` (``sh ./me?a.sh``, ``python3 $(GEN)``, round 88 case 10), or as the command itself
+#: (``$(shell ./me?a.sh)``, round 89 case 08)
 UNNAMED_RUN = re.compile(
-    r"(?:\b(?:sh|bash|zsh|dash|ksh|python[\d.]*|perl|ruby|tclsh|node|source)\s+(?:-\S+\s+)*"
-    r"|(?<![\w.-])\.\s+)[\"']?[^\s;&|)]*[*?\[$]"
+    r"(?:\b(?:sh|bash|zsh|dash|ksh|python[\d.]*|perl|ruby|tclsh|node|source)[ \t]+(?:-\S+[ \t]+)*"
+    r"|(?<![\w.-])\.[ \t]+)[\"']?[^\s;&|)]*[*?\[$]"
+    r"|(?:\$\(shell[ \t]+|(?:;|(?<![\w$)}\]])[&|`])[ \t]*)\.{0,2}/[^\s;&|)*?\[]*[*?\[]"
 )

@@ -79,7 +79,9 @@ _GIT_OPTION = re.compile(
 _GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
 #: git commands reading no metadata a commit's author writes: they fetch, make or change a
 #: tree, or read the tree's own files or the repository's configuration (not a hash, which
-#: an author grinds: ``merge-base``, ``status``'s ``branch.oid``, ``ls-remote .``; not
+#: an author grinds: ``merge-base``, ``status``'s ``branch.oid``, ``ls-remote .``, nor the
+#: hashes of the tree and its files, which a documentation edit grinds: ``write-tree``,
+#: ``ls-tree``, ``ls-files -s``, ``hash-object``; not
 #: ``archive``: a file marked ``export-subst`` prints the commit's ``$Format:%s$``; nor the
 #: commands printing the subject of the commit they reach: ``HEAD is now at 863ef98 fast``
 #: of ``reset``, ``checkout``, ``switch --detach``, ``worktree add``, ``stash``'s ``WIP on``
@@ -87,7 +89,7 @@ _GIT_COMMAND = re.compile(r"""["']?\s*,?\s*["']?([A-Za-z][\w-]*)""")
 _NO_METADATA = frozenset(
     "clone restore submodule fetch pull push init apply am add rm mv "
     "config rev-parse lfs clean remote gc "
-    "ls-files ls-tree hash-object update-index write-tree version help update up co "
+    "update-index version help update up co "
     "export sync auth".split()
 )
 #: of those, the other programs' commands that are no git built-in: a git alias may take

@@ -44,6 +44,8 @@ def run_by_choice(where: str, i: int, every: Lines) -> bool:
     (:func:`steers`), so what it reads of the metadata steers as if read there (round 86
     case 11)."""
     name = Path(where).name
+    if name in ("__main__.py", "__init__.py") and Path(where).parent.name:
+        name = Path(where).parent.name + ".py"  # python3 -m tools runs tools/__main__.py
     look = name[:-3] if name.endswith(".py") else name  # python3 -m sel
     if Path(where).suffix not in _SCRIPT_SUFFIXES and not every.texts[i][1].startswith("#!"):
         return False  # a Makefile or a configuration is read, not run for its output
@@ -55,6 +57,8 @@ def run_by_choice(where: str, i: int, every: Lines) -> bool:
 
 #: a variable's value inside a word: any text
 _PIECE = re.compile(r"\$+\([^)]*\)|\$+\{[^}]*\}|\$+\w+")
+#: the rest of a word a run by pattern begins (``$(X).py``)
+_REST = re.compile(r"(?:\([^)\n]*\)|\{[^}\n]*\}|[^\s;&|)\"'])*")
 
 
 class Lines:
@@ -79,7 +83,7 @@ class Lines:
             self._patterns = []
             for m in UNNAMED_RUN.finditer(self._all):
                 ln, j = self.lines[bisect.bisect_left(self._ends, m.start())]
-                rest = re.match(r"(?:\([^)\n]*\)|\{[^}\n]*\}|[^\s;&|)\"'])*", self._all[m.end() :])
+                rest = _REST.match(self._all, m.end())  # no slice: the text is megabytes
                 word = re.split(r"\s+", m.group(0).strip())[-1] + (rest.group(0) if rest else "")
                 word = word.strip("\"'")
                 last = _PIECE.sub("*", word).rsplit("/", 1)[-1]
@@ -117,7 +121,8 @@ def steers(line: str, i: int, every: Lines) -> bool:
         return True
     # `if:` assigns nothing, nor a CI step's key (`run: make "$GIT_BRANCH"` runs a command)
     assigns = "" if CONDITIONAL.match(line) or _STEP_KEY.match(line) else _assigned_name(line)
-    names = [n for n in (assigns, *_WRITES.findall(line)) if n]
+    # a number is no file a line writes but a comparison (`if len(x) > 1`), nor a variable
+    names = [n for n in (assigns, *_WRITES.findall(line)) if n and not n.isdigit()]
     return _read_by_choice(names, every)
 
 

@@ -123,6 +123,8 @@ def _logical_lines(text: str) -> Iterable[tuple[int, str]]:
     for i, line in enumerate(text.split("\n")):
         if not parts:
             start = i + 1
+        elif parts[-1].endswith("$"):  # Make's `$\` joins the next line with no space
+            line = parts.pop()[:-1] + line.lstrip()
         if line.rstrip().endswith("\\"):
             parts.append(line.rstrip()[:-1])
             continue
@@ -255,9 +257,10 @@ def plain_words(line: str, messages: bool = True) -> str:
     and quotes inside a word (``var"ia"nts``) removed, ``/./``, ``//``, ``x/../``, ``~+/``
     and a last ``/.`` collapsed (round 88 cases 04, 06, 09);
     ``messages=False`` keeps quoted text (code handed to ``python -c``)."""
-    line = _VARIABLE_DIR.sub(" ", _PROSE.sub(" ", line) if messages else line)
+    line = _PROSE.sub(_message, line) if messages else line
     line = re.sub(r"\\(?=[\w./-])", "", line)
-    line = re.sub(r"(?<=[\w./-])[\"']+|[\"']+(?=[\w./-])", "", line)
+    line = re.sub(r"(?<=[\w./)}-])[\"']+|[\"']+(?=[\w./$-])", "", line)
+    line = _VARIABLE_DIR.sub(" ", line)  # after the quotes: "$$PWD"/variants
     line = re.sub(r"(?<![\w.-])~[+-]?/", "", line)  # bash's ~+ (the working folder), ~-
     line = re.sub(r"(?<=[\w.-])/{2,}", "/", line)
     line = re.sub(r"(?<=/)\.(?:/|(?![\w.-]))", "", line)
@@ -266,6 +269,13 @@ def plain_words(line: str, messages: bool = True) -> str:
         if folded == line:
             return line
         line = folded
+
+
+def _message(m: re.Match[str]) -> str:
+    """A quoted string of three words or more as :func:`plain_words` reads it: a message,
+    dropped, unless it is code (a shell operator or a variable in it: ``sh -c "grep -q k
+    f.v && echo -DF"``, round 89 case 04), kept."""
+    return m.group(0) if re.search(r"&&|\|\||[;|<>$`]", m.group(0)) else " "
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))")

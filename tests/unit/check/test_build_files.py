@@ -429,6 +429,10 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
             + _CHOOSE,
             1,
         ),
+        # round 89 case 07: the tree's hash, which a documentation edit grinds
+        ('S := $(shell git write-tree | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
+        ('S := $(shell git ls-tree HEAD | md5sum | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
+        ('S := $(shell git hash-object README.md | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
     ],
 )
 def test_a_read_of_the_commits_hash_or_a_message_search_steers(
@@ -446,6 +450,8 @@ def test_a_read_of_the_commits_hash_or_a_message_search_steers(
         ("S := $(shell python3 -m sel)\n", True),  # round 87 case 07
         ("S := $(shell python3 ./s?l.py)\n", True),  # round 88 case 10: a glob
         ("S := $(shell python3 s$(X).py)\n", True),
+        ("S := $(shell ./s?l.py)\n", True),  # round 89 case 08: a glob as the command
+        ("S := $(shell true; ./tools/s*.py)\n", True),
         ("PY ?= python3\nS := $(shell $(PY) sel.py)\n", True),
         # named, not for its output: a comment, a message; run, its output unused
         ("# see sel.py\nlint:\n\techo sel.py\n", False),
@@ -474,3 +480,26 @@ def test_a_makefile_a_steering_line_names_is_read_not_run(tmp_path: Path) -> Non
     make = "sim: sub/Makefile\n\tiverilog -DX=$(shell cat Makefile) m.v\n"
     (tmp_path / "Makefile").write_text(make)
     assert metadata_steering(tmp_path) == []
+
+
+def test_a_package_run_by_python_m_runs_its_main(tmp_path: Path) -> None:
+    """Round 89 case 10: ``python3 -m tools`` runs ``tools/__main__.py``."""
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "__main__.py").write_text(
+        'import subprocess\ns = subprocess.run(["git", "log", "-1", "--format=%s"]).stdout\n'
+    )
+    (tmp_path / "Makefile").write_text("S := $(shell python3 -m tools)\n" + _CHOOSE)
+    assert [r for r, _, _ in metadata_steering(tmp_path)] == ["tools/__main__.py"]
+    (tmp_path / "Makefile").write_text("S := $(shell python3 -m other)\n" + _CHOOSE)
+    assert metadata_steering(tmp_path) == []
+
+
+def test_a_comparison_with_a_number_writes_no_file(tmp_path: Path) -> None:
+    """``if len(x) > 1`` in a script is no file ``1`` a setting line may read (it made the
+    steering search read every line holding a ``1``); the script still steers where read."""
+    (tmp_path / "sel.py").write_text(
+        "import subprocess, sys\nif len(sys.argv) > 1:\n"
+        "    s = subprocess.run(['git', 'log', '-1', '--format=%s']).stdout\n"
+    )
+    (tmp_path / "Makefile").write_text("S := $(shell python3 ./s?l.py)\n" + _CHOOSE)
+    assert [r for r, _, _ in metadata_steering(tmp_path)] == ["sel.py"]

@@ -404,6 +404,10 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
         "DEFS := $(shell grep -q fast_key variants//fast_key.v && echo -DFAST)",
         "DEFS := $(shell grep -q fast_key variants/../variants/fast_key.v && echo -DFAST)",
         "DEFS := $(shell grep -q fast_key ~+/variants/fast_key.v && echo -DFAST)",
+        # round 89 cases 04-06: in a quoted sh -c, across Make's `$\`, after a quoted "$$PWD"
+        'DEFS := $(shell sh -c "grep -qs fast_key variants/fast_key.v && echo -DFAST")',
+        "DEFS := $(shell grep -qs fast_key variants/fast_$\\\nkey.v && echo -DFAST)",
+        'DEFS := $(shell grep -qs fast_key "$$PWD"/variants/fast_key.v && echo -DFAST)',
     ],
 )
 def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
