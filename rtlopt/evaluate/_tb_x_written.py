@@ -9,11 +9,14 @@ command file it writes (``printf '+incdir+gen\\n' > cmds.f``), or none at all (t
 folder). Which text that build reads is unknown, so the x analysis feeds every input. The
 rule judges the file's name, never the folders, failing closed:
 
-- a build text naming the header's file name (as a word, in any folder) and writing any file
-  (a redirection, ``tee``, ``-o``, ``cp``/``mv``/``ln``/``install``, ``open(.., "w")``,
-  ``write_text``, Tcl's ``file copy``) may write it;
-- a write whose target's name is computed in part (``st$(X)im.vh``, ``$(N).vh``) writes it
-  where the name's literal parts match;
+- a writer (a text the testbench's build may run: :func:`_writers`) naming the header's
+  file name outside comments, as the shell passes it, may write it (any command may);
+- a write whose target's name is computed in part (``st$(X)im.vh``, ``$(N).vh``) or a
+  pattern rule's (``%.vh``) writes it where the name's literal parts match; a wholly
+  computed target, an unpacked archive or copied tree, a program run by a name computed in
+  part or a glob, any make, and any write of a program script (Python, Perl, Tcl: its
+  names are computed by code rtlopt does not run) write names no text gives: x;
+- a writer too large to read is read as writing anything;
 - an include by a macro (```include `STIM``) reads each value the repository's texts give
   the macro (```define``, ``-D``/``+define+``); one they give none of has a name rtlopt does
   not know, which feeds x too.
@@ -76,17 +79,32 @@ def _macro_values(
 def _writer(name: str, builds: list[tuple[Path, str]]) -> str:
     """The first build text that may write a file called ``name`` (its last part): one
     naming it outside comment lines in any form the shell passes on (``st\\im.vh``,
-    ``st"i"m.vh``: any command may write it, ``truncate`` too), or writing a name computed
-    in part that matches; "" for none."""
+    ``st"i"m.vh``: any command may write it, ``truncate`` too), writing a name computed
+    in part that matches, or a target a pattern rule's ``%`` matches (``%.vh: ... > $@``,
+    round 89 case 02); "" for none."""
     base = name.rsplit("/", 1)[-1]
     for where, text in builds:
-        code = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(("#", "//")))
-        if _names_word(_shell_words(code), base):
+        code = _code_lines(where, text)
+        if _names_word(_shell_words("\n".join(code)), base):
             return where.name
-        for line in text.splitlines():
-            if _WRITES.search(line) and _computed_match(line, base):
-                return where.name
+        if any(_WRITES.search(ln) and _computed_match(ln, base) for ln in code):
+            return where.name
+        if any(fnmatch.fnmatchcase(base, t) for _, t in _targets(code)):
+            return where.name
     return ""
+
+
+#: texts whose language comments with ``//`` (a filelist, Verilog, C, JavaScript); in a
+#: shell's or Make's text ``//usr/bin/touch`` is a command (round 89 case 01)
+_SLASH_COMMENTS = frozenset(
+    ".f .vc .v .sv .vh .svh .c .h .cc .cpp .hpp .js .ts .json .jsonc .java .scala .go .rs".split()
+)
+
+
+def _code_lines(where: Path, text: str) -> list[str]:
+    """``text``'s lines but its comment lines (``#``; ``//`` where the language says so)."""
+    marks = ("#", "//") if where.suffix.lower() in _SLASH_COMMENTS else ("#",)
+    return [ln for ln in text.splitlines() if not ln.lstrip().startswith(marks)]
 
 
 def _shell_words(text: str) -> str:
@@ -102,12 +120,19 @@ _UNNAMED = re.compile(
     r"|unpack_archive|copytree|make\s+install)\b|\bcp\s+-\w*[rRa]"
     r"|\bgit\s+(?:checkout|restore|apply|am|archive|stash|reset|pull|clone|worktree|submodule)\b"
 )
-#: a program run by a computed name (a loop over a glob, a variable): ``sh $$f``, ``. $f``,
-#: ``do $$f``, ``xargs``, ``find -exec``; a make of another Makefile (``$(MAKE) -C gen``)
+#: a program run by a computed name: a variable or a glob after an interpreter, ``.``,
+#: ``./`` or ``do`` (``sh $$f``, ``sh scripts/ge?.sh``, round 89 case 03), a glob as the
+#: command (``./ge?.sh``), ``xargs``, ``find -exec``, ``eval``, a folder's programs
+#: (``run-parts``, case 13); any make, of any Makefile in any spelling (``$(MAKE) -C
+#: gen``, ``make -sC gen``, case 12); Make's include by a glob or a variable
 _COMPUTED_RUN = re.compile(
     r"(?:\b(?:sh|bash|zsh|dash|ksh|python[\d.]*|perl|tclsh|ruby|node|source|exec)\s+(?:-\S+\s+)*"
-    r"|(?:^|[\s;&|(])\.\s+|\./|\bdo\s+)[\"']?\$|\bxargs\b|-exec\b|\beval\b"
-    r"|\$[({]MAKE[)}]|\bmake\s+(?:[^;&|\n]*\s)?-(?:C|f|-directory|-file)\b"  # another Makefile
+    r"|(?:^|[\s;&|(])\.\s+|\./|\bdo\s+)[\"']?(?:\$|[^\s;&|)\"']*[*?\[])"
+    r"|(?:^|[;&|(`])\s*[@+-]*(?:[^\s;&|()=:'\"/]*/)+[^\s;&|()=:'\"]*[*?\[]"
+    r"|\bxargs\b|-exec\b|\beval\b|\brun-parts\b|\bparallel\b"
+    r"|\$[({]MAKE[)}]|\bg?make\b(?![.\w-])"
+    r"|^\s*-?s?include\s[^\n]*[*?\[$]",
+    re.M,
 )
 #: a write's target: a redirection's, tee's or an output option's file, a copy's last word
 _TARGET = re.compile(
@@ -119,29 +144,64 @@ _TARGET = re.compile(
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?(?!=)")
 
 
-def _unknown_write(text: str) -> str:
+def _unknown_write(where: Path, text: str) -> str:
     """A line of ``text`` writing files by names no text gives: an unnamed write
     (:data:`_UNNAMED`), a program run by a computed name, a write whose target's last part
-    is wholly computed (``$${f%.in}``, ``$(OUT)``; ``$@`` read as its rule's targets), or ""."""
+    is wholly computed (``$${f%.in}``, ``$(OUT)``; ``$@`` read as its rule's targets), a
+    program script's write (:func:`_opaque`), or ""."""
+    code = _code_lines(where, text)
+    opaque = _opaque(where, text, code)
+    if opaque:
+        return opaque
+    for line in code:
+        if _UNNAMED.search(line) or _COMPUTED_RUN.search(line):
+            return line.strip()
+    for line, target in _targets(code):
+        if not target.strip("*./$%{}()"):
+            return line.strip()
+    return ""
+
+
+def _targets(code: list[str]) -> list[tuple[str, str]]:
+    """The write targets of the lines ``code`` as (line, glob of the target's last part): a
+    computed piece (``$(X)``, ``{a,b}``) and a pattern rule's ``%`` read as ``*``, ``$@``
+    as its rule's targets."""
+    out: list[tuple[str, str]] = []
     targets = ""
-    for line in text.splitlines():
-        if line.lstrip().startswith(("#", "//")):
-            continue  # a comment (``# with an "Rtlopt-Equivalent: <module>" trailer``)
+    for line in code:
         rule = _RULE.match(line)
         if rule:
             targets = rule.group(1)
-        if _UNNAMED.search(line) or _COMPUTED_RUN.search(line):
-            return line.strip()
         for m in _TARGET.finditer(line):
             word = next(g for g in m.groups() if g is not None).strip("\"'")
             if not word or word.startswith(("/dev/", "&")):
                 continue
             if re.fullmatch(r"\$\(?@[DF]?\)?|\$\{@\}", word):
                 word = targets  # the rule's targets, by their names
-            last = word.rsplit("/", 1)[-1]
-            if not _COMPUTED.sub("", last).strip("./*%{}()$"):
-                return line.strip()
-    return ""
+            for one in word.split() or [""]:
+                last = _COMPUTED.sub("*", one.rsplit("/", 1)[-1]).replace("%", "*")
+                out.append((line, last))
+    return out
+
+
+#: a program script's language (by suffix or by its ``#!`` line)
+_PROGRAM_SUFFIXES = frozenset(".py .pl .pm .rb .tcl .js .mjs .lua .php .r .awk".split())
+_PROGRAM_SHEBANG = re.compile(r"#!.*\b(?:python|perl|ruby|tclsh|wish|node|lua|php|Rscript|awk)")
+#: any way a program script may write or run something
+_PROGRAM_WRITES = re.compile(
+    r"\bopen\b|write|\bcopy|\bmove\b|rename|os\.replace|link|touch|\bsystem\b|subprocess"
+    r"|popen|\bexec|spawn|shutil|\bsave|\bdump|\bfile\b|>|`"
+)
+
+
+def _opaque(where: Path, text: str, code: list[str]) -> str:
+    """A line of a program script (Python, Perl, Tcl, ...) a testbench's build runs that may
+    write a file, or "": its names are computed by code rtlopt does not run
+    (``Path("stim").with_suffix(".vh").write_text(..)``, round 89 case 15), so any write
+    feeds x; shell and Make texts are read by their targets instead."""
+    if where.suffix.lower() not in _PROGRAM_SUFFIXES and not _PROGRAM_SHEBANG.match(text):
+        return ""
+    return next((ln.strip() for ln in code if _PROGRAM_WRITES.search(ln)), "")
 
 
 def written_header(
@@ -156,7 +216,8 @@ def written_header(
     ``compiling``: the build texts naming a file holding a root of the hierarchies (a
     testbench's top); the writers: :func:`_writers`."""
     writers = _writers(builds, compiling)
-    unknown = next(((b, w) for b, t in writers if (w := _unknown_write(t))), None)
+    unknown = next(((b, w) for b, t in writers if (w := _unknown_write(b, t))), None)
+    named, every = "\n".join(_shell_words(t) for _, t in writers), writers is builds
     for p, line, name in includes:
         names = [name]
         if name.startswith("`"):
@@ -175,7 +236,7 @@ def written_header(
                 f" read ({unknown[0].name}: {unknown[1][:80]!r})",
             )
         for n in names:
-            writer = _writer(n, writers) or _unread_writer(n, unread)
+            writer = _writer(n, writers) or _unread_writer(n, unread, named, every)
             if writer:
                 return (
                     p,
@@ -202,8 +263,11 @@ def _writers(
         for b, t in builds:
             if b in found:
                 continue
-            if _names_word(named, b.name) or (
-                not _prose(b, t) and any(_names_word(t, f.name) for f in found)
+            if (
+                _names_word(named, b.name)
+                or _module_run(named, b)
+                or _make_sibling(b, found)
+                or (not _prose(b, t) and any(_names_word(t, f.name) for f in found))
             ):
                 found[b] = t  # a document a writer names (``sh gen.md``) is run too
                 grew = True
@@ -212,15 +276,42 @@ def _writers(
     return list(found.items())
 
 
-def _unread_writer(name: str, unread: Sequence[Path]) -> str:
-    """A file too large to read as a build text whose bytes hold ``name``'s last part (a
-    script padded past the reading limit may write it: round 88 case 08), or ""."""
+def _module_run(named: str, b: Path) -> bool:
+    """Whether ``named`` runs ``b`` as a Python module: ``python3 -m gen`` runs ``gen.py``,
+    ``-m tools`` ``tools/__main__.py`` (round 89 case 09)."""
+    if b.suffix != ".py":
+        return False
+    module = b.parent.name if b.stem in ("__main__", "__init__") else b.stem
+    run = re.compile(rf"-m\s*(?:[\w.]+\.)?{re.escape(module)}\b")
+    return bool(module) and run.search(named) is not None
+
+
+#: the files make reads in a folder, the first found first
+_MAKEFILES = frozenset(("GNUmakefile", "makefile", "Makefile"))
+
+
+def _make_sibling(b: Path, found: Mapping[Path, str]) -> bool:
+    """Whether ``b`` is a make file of a folder whose make file is a writer: make reads
+    ``GNUmakefile`` before ``Makefile``, which it may include by a glob (round 89 case 14)."""
+    return (b.name in _MAKEFILES or b.suffix == ".mk") and any(
+        f.parent == b.parent and (f.name in _MAKEFILES or f.suffix == ".mk") for f in found
+    )
+
+
+def _unread_writer(name: str, unread: Sequence[Path], writers: str, every: bool) -> str:
+    """A file too large to read as a build text that a writer may run (``writers`` names it,
+    or ``every`` build text is a writer: round 89 case 11) or whose bytes hold ``name``'s
+    last part, with quotes and escapes removed (a script padded past the reading limit
+    may write it: round 88 case 08), or ""."""
     base = name.rsplit("/", 1)[-1].encode()
     for f in unread:
+        if every or _names_word(writers, f.name):
+            return f.name
         try:
             with open(f, "rb") as fh:
                 tail = b""
                 for chunk in iter(lambda: fh.read(1 << 22), b""):
+                    chunk = re.sub(rb"[\"'\\]", b"", chunk)
                     if base in tail + chunk:
                         return f.name
                     tail = chunk[-len(base) :]

@@ -157,6 +157,57 @@ def test_a_build_writing_files_by_names_rtlopt_cannot_read_feeds_every_input(
     assert _fed(tmp_path, make, extra) == ("s", "a")
 
 
+_GEN_PY = 'from pathlib import Path\nPath("stim").with_suffix(".vh").write_text("//")\n'
+
+
+@pytest.mark.parametrize(
+    ("make", "extra"),
+    [
+        # round 89: a command by a path starting with //, a pattern rule's target, a script
+        # run by a glob, a module run by python -m (a file and a package), a script past
+        # the reading limit writing a quoted name, make with joined flags, a folder's
+        # programs, a GNUmakefile make reads first, a name a program script computes
+        ("sim:\n\t//usr/bin/touch stim.vh\n" + _TB_RUN, {}),
+        ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN + "%.vh:\n\tprintf '//' > $@\n", {}),
+        ("sim:\n\tsh scripts/ge?.sh\n" + _TB_RUN, {"scripts/gen.sh": "echo > stim.vh\n"}),
+        ("sim:\n\t./scripts/ge?.sh\n" + _TB_RUN, {"scripts/gen.sh": "echo > stim.vh\n"}),
+        ("sim:\n\tpython3 -m gen\n" + _TB_RUN, {"gen.py": _GEN_PY.replace("with_suffix", "x")}),
+        ("sim:\n\tpython3 -m tools\n" + _TB_RUN, {"tools/__main__.py": "open('stim.vh', 'w')\n"}),
+        (
+            "sim:\n\tsh gen.sh\n" + _TB_RUN,
+            {"gen.sh": 'echo > st""im.vh\n' + ("#" * 99 + "\n") * 43_000},
+        ),
+        ("sim:\n\tmake -sC gen\n" + _TB_RUN, {"gen/Makefile": "all:\n\techo > ../stim.vh\n"}),
+        ("sim:\n\trun-parts scripts\n" + _TB_RUN, {"scripts/gen": "#!/bin/sh\necho > stim.vh\n"}),
+        (
+            "sim:\n" + _TB_RUN,
+            {"GNUmakefile": "include Mak?file\nsim: stim.vh\nstim.vh:\n\techo > $@\n"},
+        ),
+        ("sim:\n\tpython3 gen.py\n" + _TB_RUN, {"gen.py": _GEN_PY}),
+    ],
+)
+def test_round_89_writes_of_the_header_feed_every_input(
+    tmp_path: Path, make: str, extra: dict[str, str]
+) -> None:
+    assert _fed(tmp_path, make, extra) == ("s", "a")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # a comment in a filelist, a pattern rule of other files, a glob no program runs
+        "sim:\n\tiverilog -Itb -c tb.f\n",
+        "sim: t.vvp\n" + _TB_RUN + "%.vvp: %.v\n\tiverilog -o $@ $<\n%.log: %.vvp\n\tvvp $< > $@\n",
+        "sim:\n\tls tb/*.vh > hdrs.txt\n" + _TB_RUN,
+    ],
+)
+def test_comments_other_patterns_and_listed_globs_write_no_header(
+    tmp_path: Path, make: str
+) -> None:
+    extra = {"tb.f": "// writes > stim.vh? no: a comment\nmux.v\ntb/tb.v\n"}
+    assert _fed(tmp_path, make, extra) == ()
+
+
 def test_a_rule_writing_its_own_literal_target_feeds_nothing(tmp_path: Path) -> None:
     """``$@`` is its rule's target, by name: a log or a compiled file is no header."""
     make = "sim.log: t.vvp\n\tvvp -n t.vvp > $@\nt.vvp:\n\tiverilog -Itb -o $@ mux.v tb/tb.v\n"
