@@ -109,7 +109,10 @@ _META = re.compile(
     r"server_url|api_url|graphql_url|token|action\w*|job|workflow|env|path|retention_days|"
     r"event_name|secret_source|base_ref|event\.pull_request\.(?:base\.\w+|number))\b)[A-Za-z_]"
     r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\["
-    r"|\blogs/HEAD\b|\bpacked-refs\b|\bCOMMIT_EDITMSG\b|\b(?:ORIG|FETCH)_HEAD\b",
+    r"|\blogs/HEAD\b|\bpacked-refs\b|\bCOMMIT_EDITMSG\b|\b(?:ORIG|FETCH)_HEAD\b"
+    # git's folder by its name, its refs (``cd .git && cat refs/heads/*``, round 90 case 08)
+    r"|(?:\b(?:cd|pushd|chdir|-C|--git-dir|GIT_DIR|cwd|dir)\W{1,4})\.git(?![\w.-])"
+    r"|\brefs/(?:heads|tags|remotes)\b|\bgitdir\b",
     re.M,
 )
 #: a CI service's metadata variable by what its name says: a part naming a branch, a commit,

@@ -43,20 +43,55 @@ def run_by_choice(where: str, i: int, every: Lines) -> bool:
     runs it (:func:`script_run`) on a line that chooses or sets something of the build
     (:func:`steers`), so what it reads of the metadata steers as if read there (round 86
     case 11)."""
-    name = Path(where).name
+    name, package = Path(where).name, ""
     if name in ("__main__.py", "__init__.py") and Path(where).parent.name:
-        name = Path(where).parent.name + ".py"  # python3 -m tools runs tools/__main__.py
+        package = Path(where).parent.name  # python3 tools runs tools/__main__.py
+        name = package + ".py"  # python3 -m tools too
     look = name[:-3] if name.endswith(".py") else name  # python3 -m sel
     if Path(where).suffix not in _SCRIPT_SUFFIXES and not every.texts[i][1].startswith("#!"):
         return False  # a Makefile or a configuration is read, not run for its output
+    if every.environment_runs():
+        return True  # a script the environment names runs before every line (BASH_ENV)
     return every.runs_by_pattern(name, i) or any(
-        j != i and (run := script_run(ln, name)) is not None and steers(run, j, every)
+        j != i and (run := _run(ln, name, package)) is not None and steers(run, j, every)
         for ln, j in every.containing(look)
     )
 
 
+def _run(line: str, name: str, package: str) -> str | None:
+    """:func:`script_run` of ``name``, or of the ``package`` folder an interpreter runs."""
+    run = script_run(line, name)
+    if run is None and package and re.search(_PACKAGE_RUN + re.escape(package) + r"/?\b", line):
+        return line
+    return run
+
+
+#: an interpreter running a folder (its ``__main__.py``)
+_PACKAGE_RUN = r"\bpython[\d.]*\s+(?:-\S+\s+)*[\"']?(?:\./)?(?:[\w.-]+/)*"
+
+
 #: a variable's value inside a word: any text
 _PIECE = re.compile(r"\$+\([^)]*\)|\$+\{[^}]*\}|\$+\w+")
+#: a variable naming a script a program runs before each command, set; a shell not a shell
+_ENVIRONMENT_RUN = re.compile(
+    r"\b(?:BASH_ENV|MAKEFILES|LD_PRELOAD|PERL5OPT|RUBYOPT|NODE_OPTIONS|PYTHONSTARTUP)"
+    r"\s*(?:[:?+!]?=|::=)[ \t]*(?=\S)(?!/dev/null\b)"  # autoconf's BASH_ENV=/dev/null runs nothing
+    r"|\bexport\s+(?:BASH_ENV|MAKEFILES|LD_PRELOAD|PERL5OPT|RUBYOPT|NODE_OPTIONS)\b",
+    re.M,
+)
+#: a Makefile's shell that is no shell (``SHELL := ./meta.sh``)
+_OWN_SHELL = re.compile(
+    r"^\s*(?:export\s+|override\s+)?SHELL\s*(?:[:?+!]?=|::=)[ \t]*(?=\S)"
+    r"(?!(?:/usr)?/bin/(?:ba|da|z|k)?sh\b|(?:ba|da|z|k)?sh\b|/usr/bin/env\s+(?:ba|z)?sh\b)",
+    re.M,
+)
+
+
+def _is_make(where: str) -> bool:
+    name = Path(where).name
+    return name in ("GNUmakefile", "makefile", "Makefile") or name.endswith((".mk", ".make"))
+
+
 #: the rest of a word a run by pattern begins (``$(X).py``)
 _REST = re.compile(r"(?:\([^)\n]*\)|\{[^}\n]*\}|[^\s;&|)\"'])*")
 
@@ -71,6 +106,7 @@ class Lines:
         self.lines = [(ln, i) for i, (_, text) in enumerate(texts) for ln in _lines(text)]
         self._sets: dict[int, bool] = {}
         self._patterns: list[tuple[str, int]] | None = None
+        self._environment: bool | None = None
         self._all = "\n".join(ln for ln, _ in self.lines)
         self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
         self._ends = [e - 1 for e in self._ends]
@@ -90,6 +126,18 @@ class Lines:
                 if last.strip("*?") and steers(ln, j, self):
                     self._patterns.append((last, j))
         return any(j != i and fnmatch.fnmatchcase(name, p) for p, j in self._patterns)
+
+    def environment_runs(self) -> bool:
+        """Whether a build text sets a variable that makes a program run a script it names
+        before each command (bash's ``BASH_ENV``, make's ``MAKEFILES``, a preloaded
+        library, an interpreter's start-up code) or a shell of its own: any script may
+        then steer (round 90 case 05)."""
+        if self._environment is None:
+            self._environment = any(
+                _ENVIRONMENT_RUN.search(text) or (_is_make(where) and _OWN_SHELL.search(text))
+                for where, text in self.texts
+            )
+        return self._environment
 
     def containing(self, word: str) -> list[tuple[str, int]]:
         """The lines holding ``word`` (searched in one string: a large tree has many)."""

@@ -158,9 +158,14 @@ _COMPUTED = re.compile(r"\$\(\w+\)|\$\{\w+\}|\$\w+|(?<![$\w])\{\w+\}(?=[\w.])")
 #: A variable standing for a folder (``$(RTL)/``, ``${D}/``, ``$D/``): the path after it
 #: names the file by its end.
 _VARIABLE_DIR = re.compile(r"\$(?:\([\w.-]+\)|\{[\w.-]+\}|\w+)/")
-#: A quoted string of three words or more: a message (``"see README.md for how"``), which
-#: names no file a build reads.
-_PROSE = re.compile(r"\"[^\"\n]*\S\s+\S+\s+\S[^\"\n]*\"|'[^'\n]*\S\s+\S+\s+\S[^'\n]*'")
+#: A quoted string, each from its opening quote (a message is one of three words or more:
+#: :func:`_message`)
+_PROSE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
+#: a program running the quoted string after it as code (``sh -c "grep -q k f.v"``)
+_RUNS_CODE = re.compile(
+    r"(?:\b(?:ba|z|da|k)?sh|python[\d.]*|perl|ruby|node|tclsh)\s+(?:-\S+\s+)*-[a-zA-Z]*[ce]\s*$"
+    r"|\beval\s*$"
+)
 
 
 def _source_line(line: str) -> str:
@@ -247,8 +252,22 @@ def _folder_named(rel: str, line: str) -> bool:
     folders = {
         "/".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)
     }
-    words = WORD.findall(plain_words(line, messages=False)) if folders else []
+    plain = plain_words(line, messages=False)
+    moves = re.compile(r"\b(?:cd|pushd)\s+\S+")  # changing to a folder reads nothing of it
+    if _WORKING_FOLDER.search(moves.sub(" ", line)) or _WORKING_FOLDER.search(
+        moves.sub(" ", plain)
+    ):
+        return True  # the working folder holds every folder (its link count: round 90 case 06)
+    words = WORD.findall(plain) if folders else []
     return any(re.sub(r"^(?:\./)+", "", w).strip("/") in folders for w in words)
+
+
+#: the working folder or its parent as a whole word (``stat -c %h .``, ``ls ..``,
+#: ``$(CURDIR)``, ``$$PWD``, `` `pwd` ``), not a path's start (``./x``, ``$(CURDIR)/x``)
+_WORKING_FOLDER = re.compile(
+    r"(?<![\w./$@%{(-])(?:\.{1,2}/?|\$\(CURDIR\)|\$\$?\{?PWD\}?|`pwd`|\$\$?\((?:shell\s+)?pwd\))"
+    r"(?![\w./-])"
+)
 
 
 def plain_words(line: str, messages: bool = True) -> str:
@@ -272,10 +291,15 @@ def plain_words(line: str, messages: bool = True) -> str:
 
 
 def _message(m: re.Match[str]) -> str:
-    """A quoted string of three words or more as :func:`plain_words` reads it: a message,
-    dropped, unless it is code (a shell operator or a variable in it: ``sh -c "grep -q k
-    f.v && echo -DF"``, round 89 case 04), kept."""
-    return m.group(0) if re.search(r"&&|\|\||[;|<>$`]", m.group(0)) else " "
+    """A quoted string as :func:`plain_words` reads it: one of three words or more is a
+    message (``"see README.md for how"``, naming no file a build reads), dropped, unless it
+    is code: a shell operator or a variable in it (``"grep -q k f.v && echo -DF"``, round 89
+    case 04) or handed to a program running it (``sh -c "grep -q k f.v"``, round 90 case
+    12); fewer words are kept (round 90 case 14: ``"fast_key" f.v -e "fast_key"``)."""
+    text = m.group(0)
+    if len(text[1:-1].split()) < 3 or re.search(r"&&|\|\||[;|<>$`]", text):
+        return text
+    return text if _RUNS_CODE.search(m.string[: m.start()]) else " "
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))")
@@ -296,8 +320,8 @@ def _lines(text: str) -> list[tuple[int, str]]:
     (``define K`` ... ``endef``) read as an assignment to it (``K += line``)."""
     out, block = [], ""
     for number, line in _logical_lines(text):
-        if line.lstrip().startswith("#"):
-            continue
+        if line.lstrip().startswith("#") and not block:
+            continue  # a define block's `#` line is its text (round 90 case 16)
         m = _DEFINE.match(line)
         if m:
             block = m.group(1)

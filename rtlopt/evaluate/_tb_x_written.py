@@ -29,6 +29,8 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from rtlopt.evaluate._tb_x_commands import is_make, unread_command, written_arguments
+
 __all__ = ["written_header"]
 
 #: a line writing a file: a shell redirection or tee, an output option, a copying or linking
@@ -102,9 +104,18 @@ _SLASH_COMMENTS = frozenset(
 
 
 def _code_lines(where: Path, text: str) -> list[str]:
-    """``text``'s lines but its comment lines (``#``; ``//`` where the language says so)."""
+    """``text``'s lines but its comment lines (``#``; ``//`` where the language says so);
+    a Make define block's lines are its text, ``#`` ones too (round 90 case 17)."""
     marks = ("#", "//") if where.suffix.lower() in _SLASH_COMMENTS else ("#",)
-    return [ln for ln in text.splitlines() if not ln.lstrip().startswith(marks)]
+    out, block = [], False
+    for ln in text.splitlines():
+        if re.match(r"\s*(?:export\s+|override\s+)*define\s", ln):
+            block = True
+        elif block and re.match(r"\s*endef\b", ln):
+            block = False
+        if block or not ln.lstrip().startswith(marks):
+            out.append(ln)
+    return out
 
 
 def _shell_words(text: str) -> str:
@@ -131,7 +142,13 @@ _COMPUTED_RUN = re.compile(
     r"|(?:^|[;&|(`])\s*[@+-]*(?:[^\s;&|()=:'\"/]*/)+[^\s;&|()=:'\"]*[*?\[]"
     r"|\bxargs\b|-exec\b|\beval\b|\brun-parts\b|\bparallel\b"
     r"|\$[({]MAKE[)}]|\bg?make\b(?![.\w-])"
-    r"|^\s*-?s?include\s[^\n]*[*?\[$]",
+    r"|^\s*-?s?include\s[^\n]*[*?\[$]"
+    # a program the environment names runs before each command (bash's BASH_ENV, make's
+    # MAKEFILES, round 90 case 04), or the shell itself is chosen
+    r"|\b(?:BASH_ENV|MAKEFILES|LD_PRELOAD|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB"
+    r"|RUBYOPT|RUBYLIB|NODE_OPTIONS|SHELLOPTS|BASHOPTS|PROMPT_COMMAND)\b"
+    r"|^\s*(?:export\s+|override\s+)?SHELL\s*(?:[:?+!]?=|::=)[ \t]*(?=\S)"
+    r"(?!(?:/usr)?/bin/(?:ba|da|z|k)?sh\b|(?:ba|da|z|k)?sh\b|/usr/bin/env\s+(?:ba|z)?sh\b)",
     re.M,
 )
 #: a write's target: a redirection's, tee's or an output option's file, a copy's last word
@@ -144,13 +161,14 @@ _TARGET = re.compile(
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?(?!=)")
 
 
-def _unknown_write(where: Path, text: str) -> str:
+def _unknown_write(where: Path, text: str, files: frozenset[str]) -> str:
     """A line of ``text`` writing files by names no text gives: an unnamed write
     (:data:`_UNNAMED`), a program run by a computed name, a write whose target's last part
     is wholly computed (``$${f%.in}``, ``$(OUT)``; ``$@`` read as its rule's targets), a
-    program script's write (:func:`_opaque`), or ""."""
+    program script's write (:func:`_opaque`), a command whose writes rtlopt does not read
+    (:func:`._tb_x_commands.unread_command`; ``files``: the build texts' names), or ""."""
     code = _code_lines(where, text)
-    opaque = _opaque(where, text, code)
+    opaque = _opaque(where, text, code) or unread_command(where, text, code, files)
     if opaque:
         return opaque
     for line in code:
@@ -172,13 +190,15 @@ def _targets(code: list[str]) -> list[tuple[str, str]]:
         rule = _RULE.match(line)
         if rule:
             targets = rule.group(1)
-        for m in _TARGET.finditer(line):
-            word = next(g for g in m.groups() if g is not None).strip("\"'")
+        words = [next(g for g in m.groups() if g is not None) for m in _TARGET.finditer(line)]
+        for word in [*words, *written_arguments(line)]:
+            word = word.strip("\"'")
             if not word or word.startswith(("/dev/", "&")):
                 continue
             if re.fullmatch(r"\$\(?@[DF]?\)?|\$\{@\}", word):
                 word = targets  # the rule's targets, by their names
-            for one in word.split() or [""]:
+            # a function call's words are one target (``$(addsuffix .vh,stim)``, round 90 case 09)
+            for one in re.findall(r"(?:\$\([^)]*\)|\$\{[^}]*\}|\S)+", word) or [""]:
                 last = _COMPUTED.sub("*", one.rsplit("/", 1)[-1]).replace("%", "*")
                 out.append((line, last))
     return out
@@ -216,8 +236,10 @@ def written_header(
     ``compiling``: the build texts naming a file holding a root of the hierarchies (a
     testbench's top); the writers: :func:`_writers`."""
     writers = _writers(builds, compiling)
-    unknown = next(((b, w) for b, t in writers if (w := _unknown_write(b, t))), None)
+    files = frozenset(b.name for b, _ in builds)
+    unknown = next(((b, w) for b, t in writers if (w := _unknown_write(b, t, files))), None)
     named, every = "\n".join(_shell_words(t) for _, t in writers), writers is builds
+    made = any(is_make(b) for b, _ in writers)  # make's built-in rules may run
     for p, line, name in includes:
         names = [name]
         if name.startswith("`"):
@@ -236,7 +258,11 @@ def written_header(
                 f" read ({unknown[0].name}: {unknown[1][:80]!r})",
             )
         for n in names:
-            writer = _writer(n, writers) or _unread_writer(n, unread, named, every)
+            writer = (
+                _writer(n, writers)
+                or _unread_writer(n, unread, named, every)
+                or (made and _implicit_source(n, [*builds, *texts.items()], unread))
+            )
             if writer:
                 return (
                     p,
@@ -274,6 +300,17 @@ def _writers(
     if any(_COMPUTED_RUN.search(t) for t in found.values()):
         return builds
     return list(found.items())
+
+
+def _implicit_source(name: str, builds: Sequence[tuple[Path, str]], unread: Sequence[Path]) -> str:
+    """A file make's built-in rules may make ``name``'s last part from (``stim.vh.sh`` by
+    ``%: %.sh``, ``stim.vh.c``, ``stim.vh,v`` and ``s.stim.vh`` from version control: round
+    90 case 01), or ""."""
+    base = name.rsplit("/", 1)[-1]
+    for f in [*(b for b, _ in builds), *unread]:
+        if f.name.startswith((base + ".", base + ",")) or f.name == "s." + base:
+            return f"{f.name} (make's built-in rules make {base} from it)"
+    return ""
 
 
 def _module_run(named: str, b: Path) -> bool:

@@ -433,6 +433,8 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
         ('S := $(shell git write-tree | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
         ('S := $(shell git ls-tree HEAD | md5sum | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
         ('S := $(shell git hash-object README.md | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
+        # round 90 case 08: git's folder entered, its refs read
+        ('S := $(shell cd .git && cat refs/heads/* | grep "^[0-7]")\n' + _CHOOSE, 1),
     ],
 )
 def test_a_read_of_the_commits_hash_or_a_message_search_steers(
@@ -503,3 +505,26 @@ def test_a_comparison_with_a_number_writes_no_file(tmp_path: Path) -> None:
     )
     (tmp_path / "Makefile").write_text("S := $(shell python3 ./s?l.py)\n" + _CHOOSE)
     assert [r for r, _, _ in metadata_steering(tmp_path)] == ["sel.py"]
+
+
+def test_a_script_the_environment_runs_before_each_line_steers(tmp_path: Path) -> None:
+    """Round 90 case 05: bash sources ``$BASH_ENV`` before every recipe line, so a script
+    it names by a computed name steers what it sets (``V``); autoconf's
+    ``BASH_ENV=/dev/null`` runs nothing."""
+    (tmp_path / "meta.sh").write_text("git log -1 --format=%s | grep -q fast && V=FAST\n")
+    make = "SHELL := /bin/bash\nexport BASH_ENV := $(addsuffix .sh,$(CURDIR)/meta)\n"
+    sim = "sim:\n\tiverilog -D$${V:-SLOW} m.v\n"
+    (tmp_path / "Makefile").write_text(make + sim)
+    assert [r for r, _, _ in metadata_steering(tmp_path)] == ["meta.sh"]
+    (tmp_path / "Makefile").write_text("SHELL := /bin/bash\nBASH_ENV=/dev/null\n" + sim)
+    assert metadata_steering(tmp_path) == []
+
+
+def test_a_package_folder_run_by_python_runs_its_main(tmp_path: Path) -> None:
+    """Round 90 case 11: ``python3 tools`` runs ``tools/__main__.py`` as ``-m tools`` does."""
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "__main__.py").write_text(
+        'import subprocess\ns = subprocess.run(["git", "log", "-1", "--format=%s"]).stdout\n'
+    )
+    (tmp_path / "Makefile").write_text("S := $(shell python3 tools)\n" + _CHOOSE)
+    assert [r for r, _, _ in metadata_steering(tmp_path)] == ["tools/__main__.py"]

@@ -408,6 +408,11 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
         'DEFS := $(shell sh -c "grep -qs fast_key variants/fast_key.v && echo -DFAST")',
         "DEFS := $(shell grep -qs fast_key variants/fast_$\\\nkey.v && echo -DFAST)",
         'DEFS := $(shell grep -qs fast_key "$$PWD"/variants/fast_key.v && echo -DFAST)',
+        # round 90 cases 06, 12, 14: the working folder's link count; a quoted command run
+        # by sh -c; a file name between two quoted words
+        "DEFS := $(if $(filter 4,$(shell stat -c %h .)),-DFAST)",
+        'DEFS := $(shell sh -c "grep -qs fast_key variants/fast_key.v" && echo -DFAST)',
+        'DEFS := $(if $(shell grep -l "fast_key" variants/fast_key.v -i -e "fast_key"),-DFAST)',
     ],
 )
 def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
@@ -417,3 +422,15 @@ def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
     assert [rel for rel, _ in found] == ["variants/fast_key.v"]
     compiled = "SRCS := $(wildcard variants/*.v)\nsim:\n\tiverilog -o sim $(SRCS)\n"
     assert named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", compiled)]) == []
+
+
+def test_a_define_blocks_hash_line_is_its_text() -> None:
+    """Round 90 case 16: a ``#`` line inside ``define`` is the variable's text, not a comment."""
+    make = (
+        "define GET\n#$(shell grep -qs fast_key variants/fast_key.v && echo -DFAST)\nendef\n"
+        "DEFS := $(subst #,,$(GET))\nsim:\n\tiverilog $(DEFS) m.v\n"
+    )
+    found = named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", make)])
+    assert [rel for rel, _ in found] == ["variants/fast_key.v"]
+    comment = "# $(shell grep -qs fast_key variants/fast_key.v)\nsim:\n\tiverilog m.v\n"
+    assert named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", comment)]) == []

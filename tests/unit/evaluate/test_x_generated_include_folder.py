@@ -192,6 +192,53 @@ def test_round_89_writes_of_the_header_feed_every_input(
     assert _fed(tmp_path, make, extra) == ("s", "a")
 
 
+_F = "F := $(addsuffix .vh,stim)\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "extra"),
+    [
+        # round 90: make's built-in rule from stim.vh.sh; writes by commands whose targets
+        # rtlopt does not read (dd of=, sed's w, uniq's output, inline Python); a script
+        # bash sources through BASH_ENV; a rule's target by a function; make's SHELL a
+        # script; a define block's `#` line
+        ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN, {"stim.vh.sh": "# made\n"}),
+        (_F + "sim:\n\tprintf '//' | dd of=$(F) status=none\n" + _TB_RUN, {}),
+        (_F + "sim:\n\tprintf '//' | sed -n \"w $(F)\"\n" + _TB_RUN, {}),
+        (_F + "sim:\n\tprintf '//' | uniq - $(F)\n" + _TB_RUN, {}),
+        ('sim:\n\tpython3 -c \'open("STIM.VH".lower(), "w")\'\n' + _TB_RUN, {}),
+        (
+            "SHELL := /bin/bash\nexport BASH_ENV := $(addsuffix .sh,$(CURDIR)/env)\nsim:\n"
+            + _TB_RUN,
+            {"env.sh": "printf '//' > st''im.vh\n"},
+        ),
+        ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN + "$(addsuffix .vh,stim):\n\techo > $@\n", {}),
+        (
+            "SHELL := $(addsuffix .sh,$(CURDIR)/wrap)\nsim:\n" + _TB_RUN,
+            {"wrap.sh": "printf '//' > st''im.vh\nexec /bin/sh \"$@\"\n"},
+        ),
+        ("define GEN\n#$(shell printf '//' > stim.vh)\nendef\nX := $(GEN)\nsim:\n" + _TB_RUN, {}),
+    ],
+)
+def test_round_90_writes_of_the_header_feed_every_input(
+    tmp_path: Path, make: str, extra: dict[str, str]
+) -> None:
+    assert _fed(tmp_path, make, extra) == ("s", "a")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # commands whose writes are read: a tool by a variable, a log, a folder made
+        "IVERILOG ?= iverilog\nsim:\n\t$(IVERILOG) -Itb mux.v tb/tb.v\n",
+        "sim:\n\tmkdir -p out && iverilog -Itb -o out/t.vvp mux.v tb/tb.v && vvp out/t.vvp | tee sim.log\n",
+        "SHELL := /bin/bash\nsim:\n\tif [ -d tb ]; then iverilog -Itb mux.v tb/tb.v; fi\n",
+    ],
+)
+def test_commands_whose_writes_are_read_feed_nothing(tmp_path: Path, make: str) -> None:
+    assert _fed(tmp_path, make) == ()
+
+
 @pytest.mark.parametrize(
     "make",
     [

@@ -1,0 +1,157 @@
+"""The commands a testbench's build runs, read against the ones rtlopt understands, for
+:mod:`._tb_x_written` (round 90 cases 02, 03).
+
+A header the build writes is found by its name or by the targets of the writes rtlopt reads
+(redirections, ``tee``, ``-o``, ``cp``, ...). A command whose writes it cannot read (``dd
+of=$(F)``, ``python3 -c 'open("STIM.VH".lower(), "w")'``, a compiled helper, a command in a
+variable no text sets) may write any name, so the x analysis fails closed on it. Read are a
+Make text's recipe lines and ``$(shell ...)`` bodies, and every line of a shell script. The
+commands understood (:data:`_UNDERSTOOD`): simulators and other EDA tools, shell built-ins and
+text utilities that write only through a redirection, file commands whose arguments are all
+targets (:data:`_ALL_TARGETS`, read by :func:`._tb_x_written._targets`), an interpreter
+running a named script (a writer itself, read in turn), make (every build text becomes a
+writer); a wrapper (``env``, ``nice``, ``timeout 5``) is read through.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["is_make", "is_shell", "unread_command", "written_arguments"]
+
+#: commands whose writes rtlopt reads (through a redirection, an output option, their
+#: arguments) or that write nothing; shell keywords
+_UNDERSTOOD = frozenset(
+    """
+    iverilog iverilog-vpi vvp verilator verilator_bin yosys yosys-abc yosys-config sby eqy
+    vcs simv xrun irun xmverilog ncverilog vsim vlog vlib vmap vopt qrun gtkwave sv2v
+    verible-verilog-lint verible-verilog-format slang surelog svlint fusesoc edalize
+    echo printf cat grep egrep fgrep zgrep zcat head tail sort wc cut tr paste comm diff cmp
+    fold fmt nl od hexdump expand unexpand rev tac column true false : test [ [[ exit return
+    cd pushd popd pwd set unset export readonly local declare typeset shift read wait sleep
+    trap type hash which basename dirname realpath readlink date ulimit umask getopts let
+    expr seq yes mkdir rmdir rm ls stat du df chmod touch truncate tee cp mv ln install
+    python python2 python3 perl ruby tclsh node sh bash zsh dash ksh source . make gmake
+    if then else elif fi for in do done while until case esac select function { } ! break
+    continue
+    """.split()
+)
+#: commands running the next word: read through (with their options and a number)
+_WRAPPERS = frozenset("env time nice nohup timeout stdbuf exec command builtin xvfb-run".split())
+#: file commands whose every argument may be a target
+_ALL_TARGETS = frozenset("touch truncate tee cp mv ln install mkdir".split())
+#: interpreters running code given inline (a target rtlopt does not read)
+_INLINE = re.compile(r"^(?:python[\d.]*|perl|ruby|node|tclsh)$")
+_INLINE_OPTION = re.compile(r"^-[A-Za-z]*[ceE]$")
+_SHELLS = frozenset("sh bash zsh dash ksh".split())
+_MAKEFILES = frozenset(("GNUmakefile", "makefile", "Makefile"))
+_SHEBANG_SHELL = re.compile(r"#!\s*\S*(?:/|\benv\s+)(?:ba|z|da|k)?sh\b")
+#: a simple command's boundary: a list or pipe operator, a subshell, a command substitution
+_SPLIT = re.compile(r"&&|\|\||[;|&(){}`]|\$\(shell\b|\$\(|\bthen\b|\bdo\b|\belse\b")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*\+?=")
+#: a variable's value by its name (``$(CC)``, ``${CC}``), read as ``$CC``; a function call
+#: or a command's output (``$(addsuffix ..)``, ``$$(cmd)``) is split off as a command
+_NAMED_VARIABLE = re.compile(r"\$\(([A-Za-z_]\w*)\)|\$\{([A-Za-z_]\w*)\}")
+#: shell keywords before a command, and those opening a list of words that are no command
+_BEFORE = frozenset("if elif while until ! then do else { } time".split())
+_NO_COMMAND = frozenset("for case select function in".split())
+
+
+def is_make(where: Path) -> bool:
+    return where.name in _MAKEFILES or where.suffix in (".mk", ".make")
+
+
+def is_shell(where: Path, text: str) -> bool:
+    return where.suffix in (".sh", ".bash", ".zsh", ".ksh") or bool(_SHEBANG_SHELL.match(text))
+
+
+def _command_lines(where: Path, text: str, code: list[str]) -> Iterable[str]:
+    """The lines of ``code`` holding commands: a Make text's recipe lines (and the text
+    after a rule's ``;``) and ``$(shell ...)`` bodies; every line of a shell script."""
+    if is_shell(where, text):
+        yield from code
+        return
+    for line in code:
+        if line.startswith("\t"):
+            yield line
+        elif "$(shell" in line:
+            yield line[line.index("$(shell") :]
+        elif re.match(r"^[^\t=#]*[^:=]:[^=][^;]*;", line):
+            yield line.split(";", 1)[1]
+
+
+def unread_command(where: Path, text: str, code: list[str], files: frozenset[str]) -> str:
+    """The first command line of a Make text or a shell script (``code``: its lines but
+    comments) running a command whose writes rtlopt cannot read, or "". ``files``: the
+    names of the repository's build texts (a script run by its path is one of them)."""
+    if not is_make(where) and not is_shell(where, text):
+        return ""
+    for line in _command_lines(where, text, code):
+        # `sh -c "..."`: the quoted code is read as commands
+        flat = re.sub(r"\b(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\s+", ";", line)
+        for part in _SPLIT.split(_named(flat).replace('"', " ").replace("'", " ")):
+            if not _understood(part.split(), text, files):
+                return line.strip()
+    return ""
+
+
+def _understood(words: list[str], text: str, files: frozenset[str], depth: int = 0) -> bool:
+    """Whether the simple command ``words`` is one rtlopt reads the writes of."""
+    words = [w for w in words if w not in ("@", "-", "+")]
+    while words and (_ASSIGNMENT.match(words[0]) or words[0].lstrip("@+-") == ""):
+        words = words[1:]
+    while words and words[0] in _BEFORE:
+        words = words[1:]
+    if not words or words[0] in _NO_COMMAND:
+        return True
+    word = words[0].lstrip("@+-") if words[0][0] in "@+-" and len(words[0]) > 1 else words[0]
+    if word in _WRAPPERS:
+        rest = words[1:]
+        while rest and (rest[0].startswith("-") or rest[0].replace(".", "").isdigit()):
+            rest = rest[1:]
+        return _understood(rest, text, files, depth)
+    variable = re.fullmatch(r"\$+(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]\w*))", word)
+    if variable:
+        value = _value(next(g for g in variable.groups() if g), text)
+        return (
+            depth < 3
+            and value is not None
+            and _understood([*value.split()[:1], *words[1:]], text, files, depth + 1)
+        )
+    if re.search(r"[$*?\[]", word) and word not in ("[", "[["):
+        return False  # a command computed in part
+    name = word.rsplit("/", 1)[-1]
+    if "/" in word and name not in _UNDERSTOOD:
+        return name in files  # a script of the repository: a writer, read in turn
+    if _INLINE.match(name) and any(_INLINE_OPTION.match(w) for w in words[1:3]):
+        return False  # code given inline: its writes are not read
+    if name in _SHELLS and any(_INLINE_OPTION.match(w) for w in words[1:3]):
+        return True  # `sh -c`: its code was split into commands already
+    return name in _UNDERSTOOD or word.startswith(("-", "+"))
+
+
+def _value(name: str, text: str) -> str | None:
+    """The first value ``text`` assigns the variable ``name`` (Make or shell), or None."""
+    m = re.search(
+        rf"^\s*(?:export\s+|override\s+)?{re.escape(name)}\s*(?:[:+?!]?=|::=)\s*(.*)$",
+        text,
+        re.M,
+    )
+    return m.group(1).strip().strip("\"'") if m else None
+
+
+def written_arguments(line: str) -> list[str]:
+    """The arguments of the file commands of ``line`` whose every argument may be a target
+    (``touch $(F)``, ``truncate -s 0 $(F)``, ``dd of=$(F)``: :data:`_ALL_TARGETS`)."""
+    out = [m.group(1) for m in re.finditer(r"\bof=([^\s;&|)]+)", line)]
+    for part in _SPLIT.split(_named(line)):
+        words = part.split()
+        if words and words[0].lstrip("@+-").rsplit("/", 1)[-1] in _ALL_TARGETS:
+            out += [w for w in words[1:] if not w.startswith("-") and not w.isdigit()]
+    return out
+
+
+def _named(line: str) -> str:
+    return _NAMED_VARIABLE.sub(lambda m: "$" + (m.group(1) or m.group(2)), line)
