@@ -53,10 +53,15 @@ _SPLIT = re.compile(r"&&|\|\||[;|&(){}`]|\$\(shell\b|\$\(|\bthen\b|\bdo\b|\belse
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*\+?=")
 #: a variable's value by its name (``$(CC)``, ``${CC}``), read as ``$CC``; a function call
 #: or a command's output (``$(addsuffix ..)``, ``$$(cmd)``) is split off as a command
-_NAMED_VARIABLE = re.compile(r"\$\(([A-Za-z_]\w*)\)|\$\{([A-Za-z_]\w*)\}")
-#: shell keywords before a command, and those opening a list of words that are no command
+_NAMED_VARIABLE = re.compile(r"\$\(([A-Za-z_]\w*)\)|\$\{([A-Za-z_]\w*)(?:\[[^]}]*\])?\}")
+#: shell keywords before a command, and those opening a list of words that are no command;
+#: Make's text functions (``$(lastword ..)``; not ``call``, ``eval``, ``value``, ``file``)
 _BEFORE = frozenset("if elif while until ! then do else { } time".split())
-_NO_COMMAND = frozenset("for case select function in".split())
+_NO_COMMAND = frozenset(
+    """for case select function in subst patsubst strip findstring filter filter-out sort
+    word wordlist words firstword lastword dir notdir suffix basename addsuffix addprefix
+    join wildcard realpath abspath or and intcmp foreach origin flavor error warning info""".split()
+)
 
 
 def is_make(where: Path) -> bool:
@@ -70,6 +75,7 @@ def is_shell(where: Path, text: str) -> bool:
 def _command_lines(where: Path, text: str, code: list[str]) -> Iterable[str]:
     """The lines of ``code`` holding commands: a Make text's recipe lines (and the text
     after a rule's ``;``) and ``$(shell ...)`` bodies; every line of a shell script."""
+    code = re.sub(r"\\\n", " ", "\n".join(code)).split("\n")  # continued lines joined
     if is_shell(where, text):
         yield from code
         return
@@ -89,24 +95,39 @@ def unread_command(where: Path, text: str, code: list[str], files: frozenset[str
     if not is_make(where) and not is_shell(where, text):
         return ""
     for line in _command_lines(where, text, code):
-        # `sh -c "..."`: the quoted code is read as commands
+        # `sh -c "..."`: the quoted code is read as commands; a redirection is no command
+        # (its target is read by the targets' rule)
         flat = re.sub(r"\b(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\s+", ";", line)
-        for part in _SPLIT.split(_named(flat).replace('"', " ").replace("'", " ")):
-            if not _understood(part.split(), text, files):
+        flat = _REDIRECTION.sub(" ", _named(flat, text).replace('"', " ").replace("'", " "))
+        recipe = line.startswith("\t")
+        for k, part in enumerate(_SPLIT.split(flat)):
+            words = part.split()
+            if recipe and k == 0 and words:  # a recipe's @, - and + prefixes
+                words[0] = words[0].lstrip("@+-") or "true"
+            if not _understood(words, text, files):
                 return line.strip()
     return ""
 
 
+#: a redirection and its target (``2>&1``, ``> $(F)``, ``<in``, ``&>log``)
+_REDIRECTION = re.compile(r"\d*(?:&>>?|[<>]{1,2}&?-?)\s*[^\s;&|()<>]*")
+#: sed's commands and flags that write a file or run one (``w``, ``W``, ``e``, ``s///w``)
+_SED_WRITES = re.compile(
+    r"(?:^|[\s;/{}])[weW](?:\s|$)|/[gpIiMm\d]*[weW]|(?:^|\s)-[a-zA-Z]*i|--in-place"
+)
+
+
 def _understood(words: list[str], text: str, files: frozenset[str], depth: int = 0) -> bool:
     """Whether the simple command ``words`` is one rtlopt reads the writes of."""
-    words = [w for w in words if w not in ("@", "-", "+")]
-    while words and (_ASSIGNMENT.match(words[0]) or words[0].lstrip("@+-") == ""):
+    while words and _ASSIGNMENT.match(words[0]):
         words = words[1:]
     while words and words[0] in _BEFORE:
         words = words[1:]
     if not words or words[0] in _NO_COMMAND:
         return True
-    word = words[0].lstrip("@+-") if words[0][0] in "@+-" and len(words[0]) > 1 else words[0]
+    word = words[0]
+    if word.startswith(("-", "+")) or word.isdigit():
+        return True  # an option or a number: a fragment of the command before it
     if word in _WRAPPERS:
         rest = words[1:]
         while rest and (rest[0].startswith("-") or rest[0].replace(".", "").isdigit()):
@@ -129,7 +150,9 @@ def _understood(words: list[str], text: str, files: frozenset[str], depth: int =
         return False  # code given inline: its writes are not read
     if name in _SHELLS and any(_INLINE_OPTION.match(w) for w in words[1:3]):
         return True  # `sh -c`: its code was split into commands already
-    return name in _UNDERSTOOD or word.startswith(("-", "+"))
+    if name == "sed":
+        return not _SED_WRITES.search(" ".join(words[1:]))
+    return name in _UNDERSTOOD
 
 
 def _value(name: str, text: str) -> str | None:
@@ -153,5 +176,15 @@ def written_arguments(line: str) -> list[str]:
     return out
 
 
-def _named(line: str) -> str:
+def _named(line: str, text: str = "") -> str:
+    """``line`` with each variable read by its name (``$(CC)``, ``${CC}`` as ``$CC``), one
+    with a default (``$${VVP:-vvp}``) as its default where ``text`` assigns it nothing."""
+
+    def default(m: re.Match[str]) -> str:
+        return "$" + m.group(1) if _value(m.group(1), text) is not None else m.group(2)
+
+    line = _DEFAULT.sub(default, line)
     return _NAMED_VARIABLE.sub(lambda m: "$" + (m.group(1) or m.group(2)), line)
+
+
+_DEFAULT = re.compile(r"\$+\{([A-Za-z_]\w*):?[-=]([\w./-]+)\}")
