@@ -160,67 +160,59 @@ def test_a_build_writing_files_by_names_rtlopt_cannot_read_feeds_every_input(
 _GEN_PY = 'from pathlib import Path\nPath("stim").with_suffix(".vh").write_text("//")\n'
 
 
-@pytest.mark.parametrize(
-    ("make", "extra"),
-    [
-        # round 89: a command by a path starting with //, a pattern rule's target, a script
-        # run by a glob, a module run by python -m (a file and a package), a script past
-        # the reading limit writing a quoted name, make with joined flags, a folder's
-        # programs, a GNUmakefile make reads first, a name a program script computes
-        ("sim:\n\t//usr/bin/touch stim.vh\n" + _TB_RUN, {}),
-        ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN + "%.vh:\n\tprintf '//' > $@\n", {}),
-        ("sim:\n\tsh scripts/ge?.sh\n" + _TB_RUN, {"scripts/gen.sh": "echo > stim.vh\n"}),
-        ("sim:\n\t./scripts/ge?.sh\n" + _TB_RUN, {"scripts/gen.sh": "echo > stim.vh\n"}),
-        ("sim:\n\tpython3 -m gen\n" + _TB_RUN, {"gen.py": _GEN_PY.replace("with_suffix", "x")}),
-        ("sim:\n\tpython3 -m tools\n" + _TB_RUN, {"tools/__main__.py": "open('stim.vh', 'w')\n"}),
-        (
-            "sim:\n\tsh gen.sh\n" + _TB_RUN,
-            {"gen.sh": 'echo > st""im.vh\n' + ("#" * 99 + "\n") * 43_000},
-        ),
-        ("sim:\n\tmake -sC gen\n" + _TB_RUN, {"gen/Makefile": "all:\n\techo > ../stim.vh\n"}),
-        ("sim:\n\trun-parts scripts\n" + _TB_RUN, {"scripts/gen": "#!/bin/sh\necho > stim.vh\n"}),
-        (
-            "sim:\n" + _TB_RUN,
-            {"GNUmakefile": "include Mak?file\nsim: stim.vh\nstim.vh:\n\techo > $@\n"},
-        ),
-        ("sim:\n\tpython3 gen.py\n" + _TB_RUN, {"gen.py": _GEN_PY}),
-    ],
-)
-def test_round_89_writes_of_the_header_feed_every_input(
-    tmp_path: Path, make: str, extra: dict[str, str]
-) -> None:
-    assert _fed(tmp_path, make, extra) == ("s", "a")
+_ROUND_89 = [
+    # round 89: a command by a path starting with //, a pattern rule's target, a script
+    # run by a glob, a module run by python -m (a file and a package), a script past
+    # the reading limit writing a quoted name, make with joined flags, a folder's
+    # programs, a GNUmakefile make reads first, a name a program script computes
+    ("sim:\n\t//usr/bin/touch stim.vh\n" + _TB_RUN, {}),
+    ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN + "%.vh:\n\tprintf '//' > $@\n", {}),
+    ("sim:\n\tsh scripts/ge?.sh\n" + _TB_RUN, {"scripts/gen.sh": "echo > stim.vh\n"}),
+    ("sim:\n\t./scripts/ge?.sh\n" + _TB_RUN, {"scripts/gen.sh": "echo > stim.vh\n"}),
+    ("sim:\n\tpython3 -m gen\n" + _TB_RUN, {"gen.py": _GEN_PY.replace("with_suffix", "x")}),
+    ("sim:\n\tpython3 -m tools\n" + _TB_RUN, {"tools/__main__.py": "open('stim.vh', 'w')\n"}),
+    (
+        "sim:\n\tsh gen.sh\n" + _TB_RUN,
+        {"gen.sh": 'echo > st""im.vh\n' + ("#" * 99 + "\n") * 43_000},
+    ),
+    ("sim:\n\tmake -sC gen\n" + _TB_RUN, {"gen/Makefile": "all:\n\techo > ../stim.vh\n"}),
+    ("sim:\n\trun-parts scripts\n" + _TB_RUN, {"scripts/gen": "#!/bin/sh\necho > stim.vh\n"}),
+    (
+        "sim:\n" + _TB_RUN,
+        {"GNUmakefile": "include Mak?file\nsim: stim.vh\nstim.vh:\n\techo > $@\n"},
+    ),
+    ("sim:\n\tpython3 gen.py\n" + _TB_RUN, {"gen.py": _GEN_PY}),
+]
 
 
 _F = "F := $(addsuffix .vh,stim)\n"
 
 
-@pytest.mark.parametrize(
-    ("make", "extra"),
-    [
-        # round 90: make's built-in rule from stim.vh.sh; writes by commands whose targets
-        # rtlopt does not read (dd of=, sed's w, uniq's output, inline Python); a script
-        # bash sources through BASH_ENV; a rule's target by a function; make's SHELL a
-        # script; a define block's `#` line
-        ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN, {"stim.vh.sh": "# made\n"}),
-        (_F + "sim:\n\tprintf '//' | dd of=$(F) status=none\n" + _TB_RUN, {}),
-        (_F + "sim:\n\tprintf '//' | sed -n \"w $(F)\"\n" + _TB_RUN, {}),
-        (_F + "sim:\n\tprintf '//' | uniq - $(F)\n" + _TB_RUN, {}),
-        ('sim:\n\tpython3 -c \'open("STIM.VH".lower(), "w")\'\n' + _TB_RUN, {}),
-        (
-            "SHELL := /bin/bash\nexport BASH_ENV := $(addsuffix .sh,$(CURDIR)/env)\nsim:\n"
-            + _TB_RUN,
-            {"env.sh": "printf '//' > st''im.vh\n"},
-        ),
-        ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN + "$(addsuffix .vh,stim):\n\techo > $@\n", {}),
-        (
-            "SHELL := $(addsuffix .sh,$(CURDIR)/wrap)\nsim:\n" + _TB_RUN,
-            {"wrap.sh": "printf '//' > st''im.vh\nexec /bin/sh \"$@\"\n"},
-        ),
-        ("define GEN\n#$(shell printf '//' > stim.vh)\nendef\nX := $(GEN)\nsim:\n" + _TB_RUN, {}),
-    ],
-)
-def test_round_90_writes_of_the_header_feed_every_input(
+_ROUND_90 = [
+    # round 90: make's built-in rule from stim.vh.sh; writes by commands whose targets
+    # rtlopt does not read (dd of=, sed's w, uniq's output, inline Python); a script
+    # bash sources through BASH_ENV; a rule's target by a function; make's SHELL a
+    # script; a define block's `#` line
+    ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN, {"stim.vh.sh": "# made\n"}),
+    (_F + "sim:\n\tprintf '//' | dd of=$(F) status=none\n" + _TB_RUN, {}),
+    (_F + "sim:\n\tprintf '//' | sed -n \"w $(F)\"\n" + _TB_RUN, {}),
+    (_F + "sim:\n\tprintf '//' | uniq - $(F)\n" + _TB_RUN, {}),
+    ('sim:\n\tpython3 -c \'open("STIM.VH".lower(), "w")\'\n' + _TB_RUN, {}),
+    (
+        "SHELL := /bin/bash\nexport BASH_ENV := $(addsuffix .sh,$(CURDIR)/env)\nsim:\n" + _TB_RUN,
+        {"env.sh": "printf '//' > st''im.vh\n"},
+    ),
+    ("sim: $(addsuffix .vh,stim)\n" + _TB_RUN + "$(addsuffix .vh,stim):\n\techo > $@\n", {}),
+    (
+        "SHELL := $(addsuffix .sh,$(CURDIR)/wrap)\nsim:\n" + _TB_RUN,
+        {"wrap.sh": "printf '//' > st''im.vh\nexec /bin/sh \"$@\"\n"},
+    ),
+    ("define GEN\n#$(shell printf '//' > stim.vh)\nendef\nX := $(GEN)\nsim:\n" + _TB_RUN, {}),
+]
+
+
+@pytest.mark.parametrize(("make", "extra"), [*_ROUND_89, *_ROUND_90])
+def test_round_89_and_90_writes_of_the_header_feed_every_input(
     tmp_path: Path, make: str, extra: dict[str, str]
 ) -> None:
     assert _fed(tmp_path, make, extra) == ("s", "a")
