@@ -111,7 +111,7 @@ _META = re.compile(
     r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\["
     r"|\blogs/HEAD\b|\bpacked-refs\b|\bCOMMIT_EDITMSG\b|\b(?:ORIG|FETCH)_HEAD\b"
     # git's folder by its name, its refs (``cd .git && cat refs/heads/*``, round 90 case 08)
-    r"|(?:\b(?:cd|pushd|chdir|-C|--git-dir|GIT_DIR|cwd|dir)\W{1,4})\.git(?![\w.-])"
+    r"|(?:\b(?:cd|pushd|chdir|-C|--git-dir|GIT_DIR|cwd|dir)(?:\s+-\S+)*\W{1,4})\.git(?![\w.-])"
     r"|\brefs/(?:heads|tags|remotes)\b|\bgitdir\b",
     re.M,
 )
@@ -450,9 +450,12 @@ def metadata_steering(
     joined = [joined_lines(text) for _, text in texts]
     names = _Variables(joined)
     hits = []
+    computed = _computed_programs(joined)
     for i, text in enumerate(joined):
         lines = text.split("\n")
         copies = _line_indexes(text, copy_reads(text))
+        if computed:
+            copies |= _line_indexes(text, _programs_run(text, computed))
         for k in sorted(names.candidates(i, text) | copies):
             if k in copies or _reads_metadata(names.expand(lines[k]), names.given):
                 hits.append((i, k + 1, lines[k]))
@@ -464,6 +467,35 @@ def metadata_steering(
         for i, n, ln in hits
         if steers(ln, i, every) or run_by_choice(texts[i][0], i, every)
     ]
+
+
+#: a variable's value computed by a function or a command (``G := $(subst x,i,gxt)``; not a
+#: program's look-up by its literal name, ``$(shell which psgen)``)
+_COMPUTED_VALUE = re.compile(
+    r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(?:[:?+!]?=|::=)\s*"
+    r"(?:\$+[({]\s*(?:subst|patsubst|join|addprefix|addsuffix|word|wordlist|firstword|lastword"
+    r"|strip|filter|filter-out|sort|call|eval|value|shell|if|or|and|foreach|notdir|basename"
+    r"|dir|suffix|wildcard|file|let|intcmp)\b(?!\s+(?:which|command\s+-v|type\s+-p)\s+[\w.+-]+\))"
+    r"|`|\$\$\()",
+    re.M,
+)
+
+
+def _computed_programs(texts: list[str]) -> frozenset[str]:
+    """The variables whose values are computed (:data:`_COMPUTED_VALUE`)."""
+    return frozenset(m.group(1) for t in texts for m in _COMPUTED_VALUE.finditer(t))
+
+
+def _programs_run(text: str, computed: frozenset[str]) -> list[int]:
+    """Where ``text`` runs a program by a variable of ``computed`` (``$(shell $(G) ...)``,
+    round 91 case 15): its name may spell git; offsets."""
+    run = re.compile(
+        r"(?:\$\(shell\s+|`|\$\$\(|^\t[@+-]*)\s*\$+[({]("
+        + "|".join(re.escape(n) for n in sorted(computed))
+        + r")[)}]",
+        re.M,
+    )
+    return [m.start() for m in run.finditer(text)]
 
 
 def metadata_findings(

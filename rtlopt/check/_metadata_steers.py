@@ -12,7 +12,7 @@ import itertools
 import re
 from pathlib import Path
 
-from rtlopt.check._metadata_closed import UNNAMED_RUN, script_run, with_defines
+from rtlopt.check._metadata_closed import UNNAMED_RUN, script_run, unescaped, with_defines
 from rtlopt.check._setting_variables import _ASSIGN
 
 __all__ = ["LEVELS", "Lines", "joined_lines", "run_by_choice", "steers"]
@@ -27,7 +27,7 @@ _DEFINE = re.compile(r"(?:^|[\s\"'=])(?:-D\s*[A-Za-z_]|\+define\+)|GITHUB_ENV")
 def joined_lines(text: str) -> str:
     """``text`` with each continued line joined to the next (one line of a recipe), a Make
     define block's lines read as its variable's assignments (:func:`with_defines`)."""
-    return with_defines(re.sub(r"\\\r?\n", " ", text))
+    return with_defines(unescaped(re.sub(r"\\\r?\n", " ", text)))
 
 
 def _lines(text: str) -> list[str]:
@@ -52,7 +52,7 @@ def run_by_choice(where: str, i: int, every: Lines) -> bool:
         return False  # a Makefile or a configuration is read, not run for its output
     if every.environment_runs():
         return True  # a script the environment names runs before every line (BASH_ENV)
-    return every.runs_by_pattern(name, i) or any(
+    return every.runs_by_pattern(name, i, where) or any(
         j != i and (run := _run(ln, name, package)) is not None and steers(run, j, every)
         for ln, j in every.containing(look)
     )
@@ -92,6 +92,42 @@ def _is_make(where: str) -> bool:
     return name in ("GNUmakefile", "makefile", "Makefile") or name.endswith((".mk", ".make"))
 
 
+_VARIABLE = re.compile(r"\$+\(([A-Za-z_][\w.-]*)\)|\$+\{([A-Za-z_][\w.-]*)\}")
+#: a Make text function of literal words
+_FUNCTION = re.compile(
+    r"\$\((addsuffix|addprefix|subst|patsubst|notdir|basename|strip|firstword|lastword)"
+    r"\s+([^$()]*)\)"
+)
+
+
+def _apply(m: re.Match[str]) -> str:
+    """The value of the Make function call ``m`` (:data:`_FUNCTION`)."""
+    name, args = m.group(1), m.group(2).split(",")
+    words = args[-1].split()
+    if name in ("addsuffix", "addprefix") and len(args) == 2:
+        return " ".join(w + args[0] if name == "addsuffix" else args[0] + w for w in words)
+    if name == "subst" and len(args) == 3:
+        return args[2].replace(args[0], args[1])
+    if name == "patsubst" and len(args) == 3 and args[0].count("%") == 1:
+        a, b = args[0].split("%")
+        out = [
+            args[1].replace("%", w[len(a) : len(w) - len(b)])
+            if w.startswith(a) and w.endswith(b) and len(w) >= len(a) + len(b)
+            else w
+            for w in words
+        ]
+        return " ".join(out)
+    if len(args) == 1 and words:
+        pick = {
+            "notdir": lambda w: w.rsplit("/", 1)[-1],
+            "basename": lambda w: w.rsplit(".", 1)[0],
+        }.get(name)
+        if pick:
+            return " ".join(pick(w) for w in words)
+        return {"strip": " ".join(words), "firstword": words[0], "lastword": words[-1]}[name]
+    return m.group(0)
+
+
 #: the rest of a word a run by pattern begins (``$(X).py``)
 _REST = re.compile(r"(?:\([^)\n]*\)|\{[^}\n]*\}|[^\s;&|)\"'])*")
 
@@ -111,7 +147,7 @@ class Lines:
         self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
         self._ends = [e - 1 for e in self._ends]
 
-    def runs_by_pattern(self, name: str, i: int) -> bool:
+    def runs_by_pattern(self, name: str, i: int, where: str = "") -> bool:
         """Whether a steering line of a text but the ``i``-th runs a program by a glob or a
         name computed in part that matches ``name`` (``sh ./me?a.sh``, ``python3
         m$(X).py``: :data:`UNNAMED_RUN`, round 88 case 10)."""
@@ -121,11 +157,39 @@ class Lines:
                 ln, j = self.lines[bisect.bisect_left(self._ends, m.start())]
                 rest = _REST.match(self._all, m.end())  # no slice: the text is megabytes
                 word = re.split(r"\s+", m.group(0).strip())[-1] + (rest.group(0) if rest else "")
-                word = word.strip("\"'")
-                last = _PIECE.sub("*", word).rsplit("/", 1)[-1]
-                if last.strip("*?") and steers(ln, j, self):
-                    self._patterns.append((last, j))
-        return any(j != i and fnmatch.fnmatchcase(name, p) for p, j in self._patterns)
+                word = self._evaluated(word.strip("\"'"))
+                full = re.sub(r"^(?:\./)+", "", _PIECE.sub("*", word))
+                last = full.rsplit("/", 1)[-1]
+                # a wholly computed name matches by its folder (``. tools/$(F)``, round 91
+                # case 05); a name computed whole, read through its variables' values and
+                # Make's text functions, by what they give; one they leave computed is not read
+                pattern = last if last.strip("*?") else full
+                if pattern.strip("*?/") and steers(ln, j, self):
+                    self._patterns.append((pattern, j))
+        return any(
+            j != i and (fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(where, p))
+            for p, j in self._patterns
+        )
+
+    def _evaluated(self, word: str) -> str:
+        """``word`` with the Make variables the texts give one value (their first) and the
+        text functions of literal words evaluated (``$(F)`` for ``F := $(addsuffix
+        .py,sel)``: ``sel.py``); what stays computed is left (read as any text)."""
+        for _ in range(4):
+            done = _FUNCTION.sub(_apply, _VARIABLE.sub(self._value, word))
+            if done == word:
+                break
+            word = done
+        return word
+
+    def _value(self, m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        found = re.search(
+            rf"^\s*(?:export\s+|override\s+)?{re.escape(name)}\s*(?:[:?!]?=|::=)[ \t]*(.*)$",
+            self._all,
+            re.M,
+        )
+        return found.group(1).strip() if found else m.group(0)
 
     def environment_runs(self) -> bool:
         """Whether a build text sets a variable that makes a program run a script it names

@@ -53,6 +53,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Set
 from pathlib import Path, PurePosixPath
 
+from rtlopt.check._metadata_closed import unescaped
 from rtlopt.check._open_names import (
     PLAIN_GLOB,
     WORD,
@@ -163,8 +164,8 @@ _VARIABLE_DIR = re.compile(r"\$(?:\([\w.-]+\)|\{[\w.-]+\}|\w+)/")
 _PROSE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 #: a program running the quoted string after it as code (``sh -c "grep -q k f.v"``)
 _RUNS_CODE = re.compile(
-    r"(?:\b(?:ba|z|da|k)?sh|python[\d.]*|perl|ruby|node|tclsh)\s+(?:-\S+\s+)*-[a-zA-Z]*[ce]\s*$"
-    r"|\beval\s*$"
+    r"(?:\b(?:ba|z|da|k)?sh|python[\d.]*|perl|ruby|node|tclsh)\b[^;&|\"'\n]*?\s-[a-zA-Z]*[ceE]\b"
+    r"[^;&|\"'\n]*$|\beval\s*$"  # -c after other options, before `--` (round 91 cases 07, 10)
 )
 
 
@@ -174,9 +175,16 @@ def _source_line(line: str) -> str:
     read the file) or ""."""
     if _DATA.search(line):
         return ""
+    if _TOOL.search(line) and _OBSERVED.search(line):
+        return ""  # a compile whose outcome the build reads (``-iverilog -o k.vvp f.v``)
     if _TOOL.search(line) or _LIST_ENTRY.match(line):
         return "list"
     return "other" if _ASSIGN.match(line) or _PREREQUISITES.match(line) else ""
+
+
+#: a compile whose success or output the build reads: errors ignored (Make's ``-``), a list
+#: operator after it (round 91 case 16)
+_OBSERVED = re.compile(r"^\t[@+]*-|&&|\|\||;")
 
 
 def _matches(rel: str, name: str) -> str:
@@ -254,13 +262,16 @@ def _folder_named(rel: str, line: str) -> bool:
     }
     plain = plain_words(line, messages=False)
     moves = re.compile(r"\b(?:cd|pushd)\s+\S+")  # changing to a folder reads nothing of it
-    if _WORKING_FOLDER.search(moves.sub(" ", line)) or _WORKING_FOLDER.search(
-        moves.sub(" ", plain)
-    ):
+    rest = moves.sub(" ", line) + "\n" + moves.sub(" ", plain)
+    if _WORKING_FOLDER.search(rest) or _NO_OPERAND.search(rest):
         return True  # the working folder holds every folder (its link count: round 90 case 06)
     words = WORD.findall(plain) if folders else []
     return any(re.sub(r"^(?:\./)+", "", w).strip("/") in folders for w in words)
 
+
+#: a command reading a folder given none: the working folder (``du -s --inodes``: round 91
+#: case 14)
+_NO_OPERAND = re.compile(r"\b(?:du|ls|tree|vdir|dir)\b(?:\s+-[^\s;&|)`]+)*\s*(?:$|[;&|)`])", re.M)
 
 #: the working folder or its parent as a whole word (``stat -c %h .``, ``ls ..``,
 #: ``$(CURDIR)``, ``$$PWD``, `` `pwd` ``), not a path's start (``./x``, ``$(CURDIR)/x``)
@@ -277,7 +288,7 @@ def plain_words(line: str, messages: bool = True) -> str:
     and a last ``/.`` collapsed (round 88 cases 04, 06, 09);
     ``messages=False`` keeps quoted text (code handed to ``python -c``)."""
     line = _PROSE.sub(_message, line) if messages else line
-    line = re.sub(r"\\(?=[\w./-])", "", line)
+    line = re.sub(r"\\(?=[\w./-])", "", unescaped(line))  # vari\x61nts: round 91 case 12
     line = re.sub(r"(?<=[\w./)}-])[\"']+|[\"']+(?=[\w./$-])", "", line)
     line = _VARIABLE_DIR.sub(" ", line)  # after the quotes: "$$PWD"/variants
     line = re.sub(r"(?<![\w.-])~[+-]?/", "", line)  # bash's ~+ (the working folder), ~-

@@ -15,11 +15,12 @@ writer); a wrapper (``env``, ``nice``, ``timeout 5``) is read through.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["is_make", "is_shell", "unread_command", "written_arguments"]
+__all__ = ["is_make", "is_shell", "run_kinds", "unread_command", "written_arguments"]
 
 #: commands whose writes rtlopt reads (through a redirection, an output option, their
 #: arguments) or that write nothing; shell keywords
@@ -72,11 +73,11 @@ def is_shell(where: Path, text: str) -> bool:
     return where.suffix in (".sh", ".bash", ".zsh", ".ksh") or bool(_SHEBANG_SHELL.match(text))
 
 
-def _command_lines(where: Path, text: str, code: list[str]) -> Iterable[str]:
+def _command_lines(where: Path, code: list[str], shell: bool) -> Iterable[str]:
     """The lines of ``code`` holding commands: a Make text's recipe lines (and the text
     after a rule's ``;``) and ``$(shell ...)`` bodies; every line of a shell script."""
     code = re.sub(r"\\\n", " ", "\n".join(code)).split("\n")  # continued lines joined
-    if is_shell(where, text):
+    if shell:
         yield from code
         return
     for line in code:
@@ -88,13 +89,18 @@ def _command_lines(where: Path, text: str, code: list[str]) -> Iterable[str]:
             yield line.split(";", 1)[1]
 
 
-def unread_command(where: Path, text: str, code: list[str], files: frozenset[str]) -> str:
+def unread_command(
+    where: Path, text: str, code: list[str], files: frozenset[str], kind: str = ""
+) -> str:
     """The first command line of a Make text or a shell script (``code``: its lines but
-    comments) running a command whose writes rtlopt cannot read, or "". ``files``: the
-    names of the repository's build texts (a script run by its path is one of them)."""
-    if not is_make(where) and not is_shell(where, text):
+    comments; ``kind``: how a writer runs it, whatever its name: "shell" for ``sh gen.txt``,
+    round 91 case 02, "make" for a Make include) running a command whose writes rtlopt
+    cannot read, or "". ``files``: the names of the repository's build texts (a script run
+    by its path is one of them)."""
+    shell = kind == "shell" or is_shell(where, text)
+    if kind != "make" and not is_make(where) and not shell:
         return ""
-    for line in _command_lines(where, text, code):
+    for line in _command_lines(where, code, shell):
         # `sh -c "..."`: the quoted code is read as commands; a redirection is no command
         # (its target is read by the targets' rule)
         flat = re.sub(r"\b(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\s+", ";", line)
@@ -113,7 +119,7 @@ def unread_command(where: Path, text: str, code: list[str], files: frozenset[str
 _REDIRECTION = re.compile(r"\d*(?:&>>?|[<>]{1,2}&?-?)\s*[^\s;&|()<>]*")
 #: sed's commands and flags that write a file or run one (``w``, ``W``, ``e``, ``s///w``)
 _SED_WRITES = re.compile(
-    r"(?:^|[\s;/{}])[weW](?:\s|$)|/[gpIiMm\d]*[weW]|(?:^|\s)-[a-zA-Z]*i|--in-place"
+    r"(?:^|[\s;/{}=,\\])[weW](?![a-zA-Z])|/[gpIiMm\d]*[weW]|(?:^|\s)-[a-zA-Z]*i|--in-place"
 )
 
 
@@ -146,13 +152,27 @@ def _understood(words: list[str], text: str, files: frozenset[str], depth: int =
     name = word.rsplit("/", 1)[-1]
     if "/" in word and name not in _UNDERSTOOD:
         return name in files  # a script of the repository: a writer, read in turn
-    if _INLINE.match(name) and any(_INLINE_OPTION.match(w) for w in words[1:3]):
-        return False  # code given inline: its writes are not read
-    if name in _SHELLS and any(_INLINE_OPTION.match(w) for w in words[1:3]):
+    options = list(itertools.takewhile(lambda w: w.startswith("-"), words[1:]))
+    if name in _SHELLS and any(_INLINE_OPTION.match(w) for w in options):
         return True  # `sh -c`: its code was split into commands already
+    if _INLINE.match(name) or name in _SHELLS or name in ("source", "."):
+        return _runs_a_script(words[1 + len(options) :], options, files)
     if name == "sed":
         return not _SED_WRITES.search(" ".join(words[1:]))
     return name in _UNDERSTOOD
+
+
+def _runs_a_script(rest: list[str], options: list[str], files: frozenset[str]) -> bool:
+    """Whether an interpreter with ``options`` runs a script of the repository (``rest``:
+    the words after its options; ``-m gen`` runs ``gen.py``), which is a writer, read in
+    turn; code given inline (``-c``, ``-e``, any option before it: round 91 case 01), on
+    standard input (``| python3``, ``python3 -``) or from a file of no build text is not."""
+    if any(_INLINE_OPTION.match(w) for w in options) or "-" in options or not rest:
+        return False
+    script = rest[0].rsplit("/", 1)[-1]
+    if options and options[-1] == "-m":
+        return script + ".py" in files or "__main__.py" in files
+    return script in files
 
 
 def _value(name: str, text: str) -> str | None:
@@ -188,3 +208,34 @@ def _named(line: str, text: str = "") -> str:
 
 
 _DEFAULT = re.compile(r"\$+\{([A-Za-z_]\w*):?[-=]([\w./-]+)\}")
+
+
+#: a script a shell runs: after a shell, ``source`` or ``.``, or as a command by its path
+_SHELL_RUN = re.compile(
+    r"(?:\b(?:ba|z|da|k)?sh|\bsource|(?<![\w.-])\.)\s+(?:-\S+\s+)*[\"']?(?:[^\s;&|)\"']*/)?"
+    r"([^\s;&|)\"'/]+)"
+    r"|(?:^|[;&|(`]|\$\(shell)[\s@+-]*\.{0,2}/(?:[^\s;&|)\"']*/)?([^\s;&|)\"'/]+)",
+    re.M,
+)
+
+
+#: a script an interpreter runs, whatever its name (``python3 tools/gen.txt``: round 91 case 09)
+_PROGRAM_RUN = re.compile(
+    r"\b(?:python[\d.]*|perl|ruby|node|tclsh|wish|php|lua|Rscript|awk\s+-f|vvp)\s+"
+    r"(?:-\S+\s+)*[\"']?(?:[^\s;&|)\"']*/)?([^\s;&|)\"'/]+)"
+)
+#: a file Make reads as Make code, whatever its name (``include tools/rules.in``: case 20)
+_MAKE_INCLUDE = re.compile(r"^\s*-?s?include\s+(.*)$", re.M)
+
+
+def run_kinds(texts: Iterable[str]) -> dict[str, str]:
+    """How the ``texts`` run other texts, by name: "shell" (after a shell, ``source``,
+    ``.``, or by its path as a command: :data:`_SHELL_RUN`), "program" (after another
+    interpreter), "make" (a Make include)."""
+    out: dict[str, str] = {}
+    for t in texts:
+        out.update((m.group(1) or m.group(2), "shell") for m in _SHELL_RUN.finditer(t))
+        out.update((m.group(1), "program") for m in _PROGRAM_RUN.finditer(t))
+        for m in _MAKE_INCLUDE.finditer(t):
+            out.update((w.rsplit("/", 1)[-1], "make") for w in m.group(1).split())
+    return out

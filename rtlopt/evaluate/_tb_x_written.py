@@ -29,7 +29,12 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from rtlopt.evaluate._tb_x_commands import is_make, unread_command, written_arguments
+from rtlopt.evaluate._tb_x_commands import (
+    is_make,
+    run_kinds,
+    unread_command,
+    written_arguments,
+)
 
 __all__ = ["written_header"]
 
@@ -87,7 +92,8 @@ def _writer(name: str, builds: list[tuple[Path, str]]) -> str:
     base = name.rsplit("/", 1)[-1]
     for where, text in builds:
         code = _code_lines(where, text)
-        if _names_word(_shell_words("\n".join(code)), base):
+        plain = _shell_words("\n".join(code))
+        if _names_word(plain, base) or re.search(_GLUED.format(re.escape(base)), plain):
             return where.name
         if any(_WRITES.search(ln) and _computed_match(ln, base) for ln in code):
             return where.name
@@ -95,6 +101,9 @@ def _writer(name: str, builds: list[tuple[Path, str]]) -> str:
             return where.name
     return ""
 
+
+#: a name glued to a one-letter option (``vvp -lstim.vh``: round 91 case 08)
+_GLUED = r"(?<![\w.])-[A-Za-z]{}(?![\w.-])"
 
 #: texts whose language comments with ``//`` (a filelist, Verilog, C, JavaScript); in a
 #: shell's or Make's text ``//usr/bin/touch`` is a command (round 89 case 01)
@@ -152,23 +161,33 @@ _COMPUTED_RUN = re.compile(
     re.M,
 )
 #: a write's target: a redirection's, tee's or an output option's file, a copy's last word
+#: a word, a variable's or a function's value in it whole (``$(F)``, ``$(addsuffix .vh,s)``)
+_WORD = r"((?:\$\([^)]*\)|\$\{[^}]*\}|[^\s;&|)])+)"
 _TARGET = re.compile(
-    r"(?<![\d&])>{1,2}\s*([^\s;&|)]+)|\btee\s+(?:-a\s+)?([^\s;&|)]+)"
-    r"|(?<![\w-])-o\s*([^\s;&|)]+)|--output[= ]([^\s;&|)]+)"
-    r"|\b(?:cp|mv|ln|install)\s[^;&|]*?([^\s;&|)]+)\s*(?:$|[;&|)])"
+    r"(?:&>{1,2}|>{1,2}&?)\s*"
+    + _WORD
+    + r"|\btee\s+(?:-a\s+)?"
+    + _WORD
+    + r"|(?<![\w-])-o\s*"
+    + _WORD
+    + r"|--output[= ]"
+    + _WORD
+    + r"|\b(?:cp|mv|ln|install)\s[^;&|]*?"
+    + _WORD
+    + r"\s*(?:$|[;&|)])"
 )
 #: a Make rule's line and its targets
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?(?!=)")
 
 
-def _unknown_write(where: Path, text: str, files: frozenset[str]) -> str:
+def _unknown_write(where: Path, text: str, files: frozenset[str], kind: str = "") -> str:
     """A line of ``text`` writing files by names no text gives: an unnamed write
     (:data:`_UNNAMED`), a program run by a computed name, a write whose target's last part
     is wholly computed (``$${f%.in}``, ``$(OUT)``; ``$@`` read as its rule's targets), a
     program script's write (:func:`_opaque`), a command whose writes rtlopt does not read
     (:func:`._tb_x_commands.unread_command`; ``files``: the build texts' names), or ""."""
     code = _code_lines(where, text)
-    opaque = _opaque(where, text, code) or unread_command(where, text, code, files)
+    opaque = _opaque(where, text, code, kind) or unread_command(where, text, code, files, kind)
     if opaque:
         return opaque
     for line in code:
@@ -193,8 +212,8 @@ def _targets(code: list[str]) -> list[tuple[str, str]]:
         words = [next(g for g in m.groups() if g is not None) for m in _TARGET.finditer(line)]
         for word in [*words, *written_arguments(line)]:
             word = word.strip("\"'")
-            if not word or word.startswith(("/dev/", "&")):
-                continue
+            if not word or word.startswith(("/dev/", "&")) or word.isdigit() or word == "-":
+                continue  # a descriptor's copy (``2>&1``), a closing (``>&-``)
             if re.fullmatch(r"\$\(?@[DF]?\)?|\$\{@\}", word):
                 word = targets  # the rule's targets, by their names
             # a function call's words are one target (``$(addsuffix .vh,stim)``, round 90 case 09)
@@ -214,13 +233,14 @@ _PROGRAM_WRITES = re.compile(
 )
 
 
-def _opaque(where: Path, text: str, code: list[str]) -> str:
+def _opaque(where: Path, text: str, code: list[str], kind: str = "") -> str:
     """A line of a program script (Python, Perl, Tcl, ...) a testbench's build runs that may
     write a file, or "": its names are computed by code rtlopt does not run
     (``Path("stim").with_suffix(".vh").write_text(..)``, round 89 case 15), so any write
     feeds x; shell and Make texts are read by their targets instead."""
-    if where.suffix.lower() not in _PROGRAM_SUFFIXES and not _PROGRAM_SHEBANG.match(text):
-        return ""
+    program = kind == "program" or where.suffix.lower() in _PROGRAM_SUFFIXES
+    if not program and not _PROGRAM_SHEBANG.match(text):
+        return ""  # (a program by how a writer runs it: ``python3 gen.txt``, round 91 case 09)
     return next((ln.strip() for ln in code if _PROGRAM_WRITES.search(ln)), "")
 
 
@@ -237,9 +257,14 @@ def written_header(
     testbench's top); the writers: :func:`_writers`."""
     writers = _writers(builds, compiling)
     files = frozenset(b.name for b, _ in builds)
-    unknown = next(((b, w) for b, t in writers if (w := _unknown_write(b, t, files))), None)
+    kinds = run_kinds(_shell_words(t) for _, t in writers)
+    unknown = next(
+        ((b, w) for b, t in writers if (w := _unknown_write(b, t, files, kinds.get(b.name, "")))),
+        None,
+    )
     named, every = "\n".join(_shell_words(t) for _, t in writers), writers is builds
     made = any(is_make(b) for b, _ in writers)  # make's built-in rules may run
+    simulated = _SIMULATOR_RUN.search(named) is not None
     for p, line, name in includes:
         names = [name]
         if name.startswith("`"):
@@ -260,6 +285,7 @@ def written_header(
         for n in names:
             writer = (
                 _writer(n, writers)
+                or (simulated and _simulation_write(n, texts))
                 or _unread_writer(n, unread, named, every)
                 or (made and _implicit_source(n, [*builds, *texts.items()], unread))
             )
@@ -300,6 +326,33 @@ def _writers(
     if any(_COMPUTED_RUN.search(t) for t in found.values()):
         return builds
     return list(found.items())
+
+
+#: a simulation the build runs: the Verilog program's own writes happen (round 91 case 04)
+_SIMULATOR_RUN = re.compile(
+    r"\b(?:vvp|simv|xrun|irun|xmsim|ncsim|vsim|qrun|verilator|iverilog)\b|obj_dir/V\w+"
+)
+#: a Verilog program's write of a file by its name: $fopen for writing (or a channel),
+#: $dumpfile, $writememh/b
+_VERILOG_WRITE = re.compile(
+    r"\$(?:fopen|dumpfile|writemem[hb])\s*\(\s*((?:\"[^\"\n]*\"|[^,)\n])+?)\s*(?:,\s*([^)\n]*))?\)"
+)
+
+
+def _simulation_write(name: str, texts: Mapping[Path, str]) -> str:
+    """A Verilog text of the repository whose simulation may write a file called ``name``'s
+    last part: a write by a literal name that is it, or by a name computed (``$fopen({"st",
+    "im", ".vh"}, "w")``): "file (why)", or ""."""
+    base = name.rsplit("/", 1)[-1]
+    for p, text in texts.items():
+        for m in _VERILOG_WRITE.finditer(text):
+            target, mode = m.group(1).strip(), (m.group(2) or "").strip()
+            if m.group(0).startswith("$fopen") and re.fullmatch(r'"r\+?b?"', mode):
+                continue  # opened for reading
+            literal = re.fullmatch(r'"([^"]*)"', target)
+            if not literal or literal.group(1).rsplit("/", 1)[-1] == base:
+                return f"{p.name} (its simulation writes {target[:40]})"
+    return ""
 
 
 def _implicit_source(name: str, builds: Sequence[tuple[Path, str]], unread: Sequence[Path]) -> str:

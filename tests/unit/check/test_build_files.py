@@ -435,6 +435,16 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
         ('S := $(shell git hash-object README.md | grep -q "^[0-7]" && echo y)\n' + _CHOOSE, 1),
         # round 90 case 08: git's folder entered, its refs read
         ('S := $(shell cd .git && cat refs/heads/* | grep "^[0-7]")\n' + _CHOOSE, 1),
+        # round 91: an escaped program name, an option before git's folder, a program
+        # named by a computed value
+        ("S := $(shell g\\it log -1 --format=%s | grep fast)\n" + _CHOOSE, 1),
+        ('S := $(shell perl -e "print qx{g\\x69t log -1 --format=%s}")\n' + _CHOOSE, 1),
+        ('S := $(shell cd -P .git && cat $$(cut -c6- HEAD) | grep "^[0-7]")\n' + _CHOOSE, 1),
+        (
+            "G := $(subst x,i,gxt)\nC := $(subst x,o,lxg)\n"
+            "S := $(shell $(G) $(C) -1 --format=%s | grep fast)\n" + _CHOOSE,
+            3,
+        ),
     ],
 )
 def test_a_read_of_the_commits_hash_or_a_message_search_steers(
@@ -453,6 +463,9 @@ def test_a_read_of_the_commits_hash_or_a_message_search_steers(
         ("S := $(shell python3 ./s?l.py)\n", True),  # round 88 case 10: a glob
         ("S := $(shell python3 s$(X).py)\n", True),
         ("S := $(shell ./s?l.py)\n", True),  # round 89 case 08: a glob as the command
+        # round 91: a name computed whole, by its variable's value and Make's functions
+        ("F := $(addsuffix .py,sel)\nS := $(shell python3 ./$(F))\n", True),
+        ("F := $(patsubst %.c,%.py,$(notdir x/sel.c))\nS := $(shell python3 $(F))\n", True),
         ("S := $(shell true; ./tools/s*.py)\n", True),
         ("PY ?= python3\nS := $(shell $(PY) sel.py)\n", True),
         # named, not for its output: a comment, a message; run, its output unused
@@ -528,3 +541,12 @@ def test_a_package_folder_run_by_python_runs_its_main(tmp_path: Path) -> None:
     )
     (tmp_path / "Makefile").write_text("S := $(shell python3 tools)\n" + _CHOOSE)
     assert [r for r, _, _ in metadata_steering(tmp_path)] == ["tools/__main__.py"]
+
+
+def test_a_script_run_by_a_name_computed_whole_in_a_folder_steers(tmp_path: Path) -> None:
+    """Round 91 case 05: ``. tools/$(F)`` runs any script of ``tools``."""
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "meta.sh").write_text("git log -1 --format=%s | grep fast\n")
+    make = "F := $(addsuffix .sh,meta)\nS := $(shell . tools/$(F))\n" + _CHOOSE
+    (tmp_path / "Makefile").write_text(make)
+    assert [r for r, _, _ in metadata_steering(tmp_path)] == ["tools/meta.sh"]

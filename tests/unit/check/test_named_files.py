@@ -413,6 +413,12 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
         "DEFS := $(if $(filter 4,$(shell stat -c %h .)),-DFAST)",
         'DEFS := $(shell sh -c "grep -qs fast_key variants/fast_key.v" && echo -DFAST)',
         'DEFS := $(if $(shell grep -l "fast_key" variants/fast_key.v -i -e "fast_key"),-DFAST)',
+        # round 91 cases 07, 10, 12, 14: sh -c before `--`, after an option's value; a
+        # name by escapes; a folder read given none
+        'DEFS := $(shell sh -c -- "grep -qs fast_key variants/fast_key.v" && echo -DFAST)',
+        'DEFS := $(shell bash -o pipefail -c "grep -qs k variants/fast_key.v" && echo -DF)',
+        'DEFS := $(shell perl -e "print -e qq{vari\\x61nts/fast_key.v} ? q{-DF} : q{}")',
+        "DEFS := $(filter 8 9,$(shell du -s --inodes --exclude=.git | cut -f1))",
     ],
 )
 def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
@@ -434,3 +440,16 @@ def test_a_define_blocks_hash_line_is_its_text() -> None:
     assert [rel for rel, _ in found] == ["variants/fast_key.v"]
     comment = "# $(shell grep -qs fast_key variants/fast_key.v)\nsim:\n\tiverilog m.v\n"
     assert named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", comment)]) == []
+
+
+def test_a_compile_whose_outcome_the_build_reads_tests_its_files() -> None:
+    """Round 91 case 16: ``-iverilog -o k.vvp f.v`` (errors ignored) makes ``k.vvp`` only
+    where the file exists, and a later line tests it; a plain compile reads nothing."""
+    make = (
+        "sim:\n\t-iverilog -o k.vvp variants/fast_key.v\n"
+        "\tiverilog $$(test -f k.vvp && echo -DFAST) m.v\n"
+    )
+    found = named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", make)])
+    assert [rel for rel, _ in found] == ["variants/fast_key.v"]
+    plain = "sim:\n\tiverilog -o k.vvp variants/fast_key.v m.v\n"
+    assert named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", plain)]) == []

@@ -12,7 +12,7 @@ from rtlopt.evaluate._tb_x_commands import unread_command, written_arguments
 
 def _unread(make: str) -> str:
     code = [ln for ln in make.splitlines() if not ln.lstrip().startswith("#")]
-    return unread_command(Path("Makefile"), make, code, frozenset({"gen.sh", "Makefile"}))
+    return unread_command(Path("Makefile"), make, code, frozenset({"gen.sh", "gen.py", "Makefile"}))
 
 
 @pytest.mark.parametrize(
@@ -22,9 +22,12 @@ def _unread(make: str) -> str:
         "printf '//' | uniq - $(F)",
         "printf '//' | sed -n \"w $(F)\"",
         "sed -i s/a/b/ $(F)",
-        "python3 -c 'open(\"STIM.VH\".lower(), \"w\")'",
-        "perl -e 'open(F, \">\" . lc(\"STIM.VH\"))'",
+        'python3 -c \'open("STIM.VH".lower(), "w")\'',
+        'perl -e \'open(F, ">" . lc("STIM.VH"))\'',
         "./helper $(F)",  # a program no build text is
+        'python3 -B -c \'open("STIM.VH".lower(), "w")\'',  # round 91 case 01
+        "printf 'open(1)' | python3",  # code on standard input
+        "python3 /opt/tools/other.py",  # a script of no build text
         "$(GEN) stim",  # a variable no text sets
         "$(file >$(F),//)",
         "echo ok; awk '{print > \"x\"}' in",

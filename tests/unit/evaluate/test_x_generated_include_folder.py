@@ -211,8 +211,37 @@ _ROUND_90 = [
 ]
 
 
-@pytest.mark.parametrize(("make", "extra"), [*_ROUND_89, *_ROUND_90])
-def test_round_89_and_90_writes_of_the_header_feed_every_input(
+_GEN_V = (
+    'module gen; integer f;\ninitial begin f = $fopen({"st", "im", ".vh"}, "w"); $fclose(f); end\n'
+    "endmodule\n"
+)
+_ROUND_91 = [
+    # round 91: inline code after other options; a .txt script run by sh, by python; a
+    # simulation writing a computed name; a name glued to an option; sed's w after `=`;
+    # bash's >& to a computed name; a Make include of a file with no Make name
+    ('sim:\n\tperl -w -s -e \'open F, ">", lc "STIM.VH"\'\n' + _TB_RUN, {}),
+    (
+        "sim:\n\tsh gen.txt\n" + _TB_RUN,
+        {"gen.txt": "F=$(printf 'st%sm.vh' i)\nprintf '//' | uniq - \"$F\"\n"},
+    ),
+    (
+        "sim:\n\tpython3 tools/gen.txt\n" + _TB_RUN,
+        {"tools/gen.txt": "open('STIM.VH'.lower(), 'w')\n"},
+    ),
+    ("sim:\n\tiverilog -o g.vvp gen/gen.v && vvp -n g.vvp\n" + _TB_RUN, {"gen/gen.v": _GEN_V}),
+    ("sim:\n\tvvp -n -lstim.vh t.vvp\n" + _TB_RUN, {}),
+    (_F + "sim:\n\tprintf '//' | sed -n --expression=w\\ $(F)\n" + _TB_RUN, {}),
+    ("SHELL := /bin/bash\n" + _F + "sim:\n\tprintf '//' >&$(F)\n" + _TB_RUN, {}),
+    ("SHELL := /bin/bash\n" + _F + "sim:\n\tprintf '//' &>$(F)\n" + _TB_RUN, {}),
+    (
+        "include tools/rules.in\nsim:\n" + _TB_RUN,
+        {"tools/rules.in": "X := $(shell printf x | uniq - $(addsuffix .vh,stim))\n"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "extra"), [*_ROUND_89, *_ROUND_90, *_ROUND_91])
+def test_rounds_89_to_91_writes_of_the_header_feed_every_input(
     tmp_path: Path, make: str, extra: dict[str, str]
 ) -> None:
     assert _fed(tmp_path, make, extra) == ("s", "a")
