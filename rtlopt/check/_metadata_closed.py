@@ -328,8 +328,19 @@ def unescaped(text: str) -> str:
     """``text`` with the escapes a shell, Perl or Python resolves in a program's or a file's
     name resolved: ``\\x69``, ``\\151`` (printable only), and a backslash before a letter
     dropped (``g\\it``, ``qx{g\\x69t log}``, ``vari\\x61nts``: round 91 cases 06, 11, 12)."""
+    text = unquoted(text)
     if "\\" not in text:
         return text
     text = re.sub(r"\\x([2-7][0-9a-fA-F])", lambda m: chr(int(m.group(1), 16)), text)
     text = re.sub(r"\\(0?[4-7][0-7]|1[0-7][0-7])(?![0-7])", lambda m: chr(int(m.group(1), 8)), text)
     return re.sub(r"\\(?=[A-Za-z])", "", text)
+
+
+def unquoted(text: str) -> str:
+    """``text`` with the quotes inside a word the shell removes dropped: ``g''it``,
+    ``g"i"t`` (round 92 case 09)."""
+    return re.sub(
+        r"(?<=\w)(?:''|\"\"|'(\w+)'|\"(\w+)\")(?=\w)",
+        lambda m: m.group(1) or m.group(2) or "",
+        text,
+    )

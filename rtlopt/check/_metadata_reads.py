@@ -111,7 +111,7 @@ _META = re.compile(
     r"|(?<![\w./-])(?:github|gitea|forgejo)\[|GITHUB_EVENT_PATH|toJSON\(\s*github|head_commit|commits\["
     r"|\blogs/HEAD\b|\bpacked-refs\b|\bCOMMIT_EDITMSG\b|\b(?:ORIG|FETCH)_HEAD\b"
     # git's folder by its name, its refs (``cd .git && cat refs/heads/*``, round 90 case 08)
-    r"|(?:\b(?:cd|pushd|chdir|-C|--git-dir|GIT_DIR|cwd|dir)(?:\s+-\S+)*\W{1,4})\.git(?![\w.-])"
+    r"|(?:\b(?:cd|pushd|chdir|-C|--git-dir|GIT_DIR|cwd|dir)(?:\s+-\S+)*\W{1,4})(?:[^\s;&|]*/)?\.git(?![\w.-])"
     r"|\brefs/(?:heads|tags|remotes)\b|\bgitdir\b",
     re.M,
 )
@@ -456,6 +456,7 @@ def metadata_steering(
         copies = _line_indexes(text, copy_reads(text))
         if computed:
             copies |= _line_indexes(text, _programs_run(text, computed))
+        copies |= _line_indexes(text, [m.start() for m in _SPLICED_COMMAND.finditer(text)])
         for k in sorted(names.candidates(i, text) | copies):
             if k in copies or _reads_metadata(names.expand(lines[k]), names.given):
                 hits.append((i, k + 1, lines[k]))
@@ -478,6 +479,12 @@ _COMPUTED_VALUE = re.compile(
     r"|dir|suffix|wildcard|file|let|intcmp)\b(?!\s+(?:which|command\s+-v|type\s+-p)\s+[\w.+-]+\))"
     r"|`|\$\$\()",
     re.M,
+)
+
+
+#: a program run by a name a variable is spliced into (``gi$(E)t``: round 92 case 11)
+_SPLICED_COMMAND = re.compile(
+    r"(?:\$\(shell\s+|`|\$\$\(|^\t[@+-]*)\s*[\w./-]+\$+[({][\w.-]*[)}][\w./-]*(?=\s)", re.M
 )
 
 

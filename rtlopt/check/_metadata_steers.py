@@ -92,42 +92,6 @@ def _is_make(where: str) -> bool:
     return name in ("GNUmakefile", "makefile", "Makefile") or name.endswith((".mk", ".make"))
 
 
-_VARIABLE = re.compile(r"\$+\(([A-Za-z_][\w.-]*)\)|\$+\{([A-Za-z_][\w.-]*)\}")
-#: a Make text function of literal words
-_FUNCTION = re.compile(
-    r"\$\((addsuffix|addprefix|subst|patsubst|notdir|basename|strip|firstword|lastword)"
-    r"\s+([^$()]*)\)"
-)
-
-
-def _apply(m: re.Match[str]) -> str:
-    """The value of the Make function call ``m`` (:data:`_FUNCTION`)."""
-    name, args = m.group(1), m.group(2).split(",")
-    words = args[-1].split()
-    if name in ("addsuffix", "addprefix") and len(args) == 2:
-        return " ".join(w + args[0] if name == "addsuffix" else args[0] + w for w in words)
-    if name == "subst" and len(args) == 3:
-        return args[2].replace(args[0], args[1])
-    if name == "patsubst" and len(args) == 3 and args[0].count("%") == 1:
-        a, b = args[0].split("%")
-        out = [
-            args[1].replace("%", w[len(a) : len(w) - len(b)])
-            if w.startswith(a) and w.endswith(b) and len(w) >= len(a) + len(b)
-            else w
-            for w in words
-        ]
-        return " ".join(out)
-    if len(args) == 1 and words:
-        pick = {
-            "notdir": lambda w: w.rsplit("/", 1)[-1],
-            "basename": lambda w: w.rsplit(".", 1)[0],
-        }.get(name)
-        if pick:
-            return " ".join(pick(w) for w in words)
-        return {"strip": " ".join(words), "firstword": words[0], "lastword": words[-1]}[name]
-    return m.group(0)
-
-
 #: the rest of a word a run by pattern begins (``$(X).py``)
 _REST = re.compile(r"(?:\([^)\n]*\)|\{[^}\n]*\}|[^\s;&|)\"'])*")
 
@@ -143,6 +107,7 @@ class Lines:
         self._sets: dict[int, bool] = {}
         self._patterns: list[tuple[str, int]] | None = None
         self._environment: bool | None = None
+        self._values: dict[str, str] | None = None
         self._all = "\n".join(ln for ln, _ in self.lines)
         self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
         self._ends = [e - 1 for e in self._ends]
@@ -172,24 +137,14 @@ class Lines:
         )
 
     def _evaluated(self, word: str) -> str:
-        """``word`` with the Make variables the texts give one value (their first) and the
+        """``word`` with the Make variables the texts give a value (their first) and the
         text functions of literal words evaluated (``$(F)`` for ``F := $(addsuffix
-        .py,sel)``: ``sel.py``); what stays computed is left (read as any text)."""
-        for _ in range(4):
-            done = _FUNCTION.sub(_apply, _VARIABLE.sub(self._value, word))
-            if done == word:
-                break
-            word = done
-        return word
+        .py,sel)``: ``sel.py``): :func:`~rtlopt.evaluate.make_values.evaluated`."""
+        from rtlopt.evaluate.make_values import assignments, evaluated
 
-    def _value(self, m: re.Match[str]) -> str:
-        name = m.group(1) or m.group(2)
-        found = re.search(
-            rf"^\s*(?:export\s+|override\s+)?{re.escape(name)}\s*(?:[:?!]?=|::=)[ \t]*(.*)$",
-            self._all,
-            re.M,
-        )
-        return found.group(1).strip() if found else m.group(0)
+        if self._values is None:
+            self._values = assignments(self._all)
+        return evaluated(word, self._values)
 
     def environment_runs(self) -> bool:
         """Whether a build text sets a variable that makes a program run a script it names

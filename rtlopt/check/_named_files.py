@@ -182,6 +182,10 @@ def _source_line(line: str) -> str:
     return "other" if _ASSIGN.match(line) or _PREREQUISITES.match(line) else ""
 
 
+#: make told to go on past a recipe's error: ``.IGNORE:``, ``-i``/``-k`` in MAKEFLAGS
+_IGNORING = re.compile(
+    r"^\.IGNORE\s*:|\bMAKEFLAGS\b.*(?:\s-[a-zA-Z]*[ik]\b|--ignore-errors|--keep-going)"
+)
 #: a compile whose success or output the build reads: errors ignored (Make's ``-``), a list
 #: operator after it (round 91 case 16)
 _OBSERVED = re.compile(r"^\t[@+]*-|&&|\|\||;")
@@ -220,13 +224,15 @@ def named_file_findings(
     assigned = {_assigned(ln) or tcl_assigned(ln) for _, lines, _ in read for _, ln in lines} - {""}
     patterns = sum(len(_pattern_rules(lines)) for _, lines, _ in read)
     search_path = any(_search_path(line) for _, lines, _ in read for _, line in lines)
+    # make going on past errors: a compile's outcome is read (round 92 case 05)
+    ignoring = any(_IGNORING.search(line) for _, lines, _ in read for _, line in lines)
     for where, lines, script in read:
         rules = _tested_prerequisites(lines, search_path)
         if patterns > 1:  # which pattern rule builds a target depends on which files exist
             rules |= _pattern_rules(lines)
         for number, line in lines:
             names = _names(line)
-            source = _source_line(line)
+            source = "" if ignoring and _TOOL.search(line) else _source_line(line)
             if source and (_assigned(line) in tested or number in rules):
                 source = ""  # OPT = opt.v, and ifneq ($(wildcard $(OPT)),) tests it
             reach = (
@@ -276,7 +282,8 @@ _NO_OPERAND = re.compile(r"\b(?:du|ls|tree|vdir|dir)\b(?:\s+-[^\s;&|)`]+)*\s*(?:
 #: the working folder or its parent as a whole word (``stat -c %h .``, ``ls ..``,
 #: ``$(CURDIR)``, ``$$PWD``, `` `pwd` ``), not a path's start (``./x``, ``$(CURDIR)/x``)
 _WORKING_FOLDER = re.compile(
-    r"(?<![\w./$@%{(-])(?:\.{1,2}/?|\$\(CURDIR\)|\$\$?\{?PWD\}?|`pwd`|\$\$?\((?:shell\s+)?pwd\))"
+    r"/proc/(?:self|\$+\w*|\d+)/cwd\b"  # the working folder by its link (round 92 case 07)
+    r"|(?<![\w./$@%{(-])(?:\.{1,2}/?|\$\(CURDIR\)|\$\$?\{?PWD\}?|`pwd`|\$\$?\((?:shell\s+)?pwd\))"
     r"(?![\w./-])"
 )
 

@@ -32,7 +32,7 @@ _UNDERSTOOD = frozenset(
     echo printf cat grep egrep fgrep zgrep zcat head tail sort wc cut tr paste comm diff cmp
     fold fmt nl od hexdump expand unexpand rev tac column true false : test [ [[ exit return
     cd pushd popd pwd set unset export readonly local declare typeset shift read wait sleep
-    trap type hash which basename dirname realpath readlink date ulimit umask getopts let
+    type hash which basename dirname realpath readlink date ulimit umask getopts let
     expr seq yes mkdir rmdir rm ls stat du df chmod touch truncate tee cp mv ln install
     python python2 python3 perl ruby tclsh node sh bash zsh dash ksh source . make gmake
     if then else elif fi for in do done while until case esac select function { } ! break
@@ -119,7 +119,7 @@ def unread_command(
 _REDIRECTION = re.compile(r"\d*(?:&>>?|[<>]{1,2}&?-?)\s*[^\s;&|()<>]*")
 #: sed's commands and flags that write a file or run one (``w``, ``W``, ``e``, ``s///w``)
 _SED_WRITES = re.compile(
-    r"(?:^|[\s;/{}=,\\])[weW](?![a-zA-Z])|/[gpIiMm\d]*[weW]|(?:^|\s)-[a-zA-Z]*i|--in-place"
+    r"(?:^|[\s;/{}=,\\])[weW](?![a-zA-Z])|/[gpIiMm\d]*[weW]|(?:^|\s)-[a-zA-Z]*i|--i"
 )
 
 
@@ -169,6 +169,8 @@ def _runs_a_script(rest: list[str], options: list[str], files: frozenset[str]) -
     standard input (``| python3``, ``python3 -``) or from a file of no build text is not."""
     if any(_INLINE_OPTION.match(w) for w in options) or "-" in options or not rest:
         return False
+    if any(re.match(r"-[a-zA-Z]*i", w) for w in options):
+        return False  # perl's or ruby's -i writes the files it reads (round 92 case 08)
     script = rest[0].rsplit("/", 1)[-1]
     if options and options[-1] == "-m":
         return script + ".py" in files or "__main__.py" in files

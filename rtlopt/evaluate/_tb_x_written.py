@@ -35,6 +35,7 @@ from rtlopt.evaluate._tb_x_commands import (
     unread_command,
     written_arguments,
 )
+from rtlopt.evaluate.make_values import assignments, evaluated
 
 __all__ = ["written_header"]
 
@@ -83,15 +84,15 @@ def _macro_values(
     return {v for v in out if v}
 
 
-def _writer(name: str, builds: list[tuple[Path, str]]) -> str:
+def _writer(name: str, builds: list[tuple[Path, list[str]]]) -> str:
     """The first build text that may write a file called ``name`` (its last part): one
     naming it outside comment lines in any form the shell passes on (``st\\im.vh``,
     ``st"i"m.vh``: any command may write it, ``truncate`` too), writing a name computed
     in part that matches, or a target a pattern rule's ``%`` matches (``%.vh: ... > $@``,
-    round 89 case 02); "" for none."""
+    round 89 case 02); "" for none. ``builds``: (text, its code lines with Make's variables
+    and text functions evaluated: ``$(addsuffix .vh,stim)`` is ``stim.vh``, round 92)."""
     base = name.rsplit("/", 1)[-1]
-    for where, text in builds:
-        code = _code_lines(where, text)
+    for where, code in builds:
         plain = _shell_words("\n".join(code))
         if _names_word(plain, base) or re.search(_GLUED.format(re.escape(base)), plain):
             return where.name
@@ -168,7 +169,9 @@ _TARGET = re.compile(
     + _WORD
     + r"|\btee\s+(?:-a\s+)?"
     + _WORD
-    + r"|(?<![\w-])-o\s*"
+    + r"|(?<![\w-])-[A-Za-z]*o\s*"  # sort -uo (round 92 case 02)
+    + _WORD
+    + r"|\bwrite_\w+(?:\s+-\S+)*\s+"  # yosys's write_verilog (case 04)
     + _WORD
     + r"|--output[= ]"
     + _WORD
@@ -264,6 +267,8 @@ def written_header(
     )
     named, every = "\n".join(_shell_words(t) for _, t in writers), writers is builds
     made = any(is_make(b) for b, _ in writers)  # make's built-in rules may run
+    values = assignments("\n".join(t for _, t in writers))
+    code = [(b, evaluated("\n".join(_code_lines(b, t)), values).split("\n")) for b, t in writers]
     simulated = _SIMULATOR_RUN.search(named) is not None
     for p, line, name in includes:
         names = [name]
@@ -284,7 +289,7 @@ def written_header(
             )
         for n in names:
             writer = (
-                _writer(n, writers)
+                _writer(n, code)
                 or (simulated and _simulation_write(n, texts))
                 or _unread_writer(n, unread, named, every)
                 or (made and _implicit_source(n, [*builds, *texts.items()], unread))

@@ -419,6 +419,8 @@ def test_round_85_forms_in_real_builds_stay_no_finding(where: str, text: str) ->
         'DEFS := $(shell bash -o pipefail -c "grep -qs k variants/fast_key.v" && echo -DF)',
         'DEFS := $(shell perl -e "print -e qq{vari\\x61nts/fast_key.v} ? q{-DF} : q{}")',
         "DEFS := $(filter 8 9,$(shell du -s --inodes --exclude=.git | cut -f1))",
+        # round 92 case 07: the working folder by its /proc link
+        "DEFS := $(if $(filter 4,$(shell stat -L -c %h /proc/self/cwd)),-DFAST)",
     ],
 )
 def test_a_folder_a_build_line_tests_names_what_it_holds(line: str) -> None:
@@ -453,3 +455,7 @@ def test_a_compile_whose_outcome_the_build_reads_tests_its_files() -> None:
     assert [rel for rel, _ in found] == ["variants/fast_key.v"]
     plain = "sim:\n\tiverilog -o k.vvp variants/fast_key.v m.v\n"
     assert named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", plain)]) == []
+    # round 92 case 05: make told to go on past every recipe's error
+    ignored = ".IGNORE:\n" + plain + "\tiverilog $$(test -f k.vvp && echo -DFAST) m.v\n"
+    found = named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", ignored)])
+    assert [rel for rel, _ in found] == ["variants/fast_key.v"]

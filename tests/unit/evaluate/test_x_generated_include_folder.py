@@ -240,8 +240,20 @@ _ROUND_91 = [
 ]
 
 
-@pytest.mark.parametrize(("make", "extra"), [*_ROUND_89, *_ROUND_90, *_ROUND_91])
-def test_rounds_89_to_91_writes_of_the_header_feed_every_input(
+_ROUND_92 = [
+    # round 92: understood commands writing a name Make computes (trap's code, sort -uo,
+    # sed --in, sed's 1w, yosys's write_verilog, perl -pi): the name evaluated
+    (_F + 'sim:\n\ttrap "uniq /dev/null $(F)" EXIT\n' + _TB_RUN, {}),
+    (_F + "sim:\n\tsort -uo $(F) /dev/null\n" + _TB_RUN, {}),
+    (_F + "sim:\n\tsed --in -e d tb/$(F)\n" + _TB_RUN, {}),
+    (_F + "sim:\n\tsed -n '1w $(F)' /dev/null\n" + _TB_RUN, {}),
+    (_F + 'sim:\n\tyosys -q -p "write_verilog -noattr $(F)"\n' + _TB_RUN, {}),
+    (_F + "sim:\n\tperl -pi tools/blank.pl tb/$(F)\n" + _TB_RUN, {"tools/blank.pl": '$_ = "";\n'}),
+]
+
+
+@pytest.mark.parametrize(("make", "extra"), [*_ROUND_89, *_ROUND_90, *_ROUND_91, *_ROUND_92])
+def test_rounds_89_to_92_writes_of_the_header_feed_every_input(
     tmp_path: Path, make: str, extra: dict[str, str]
 ) -> None:
     assert _fed(tmp_path, make, extra) == ("s", "a")
