@@ -484,7 +484,11 @@ _COMPUTED_VALUE = re.compile(
 
 #: a program run by a name a variable is spliced into (``gi$(E)t``: round 92 case 11)
 _SPLICED_COMMAND = re.compile(
-    r"(?:\$\(shell\s+|`|\$\$\(|^\t[@+-]*)\s*[\w./-]+\$+[({][\w.-]*[)}][\w./-]*(?=\s)", re.M
+    r"(?:\$\(shell\s+|`|\$\$\(|^\t[@+-]*)\s*(?:[\w./-]+\$+[({][\w.-]*[)}][\w./-]*(?=\s)"
+    # or computed by a function (``$(join g,it)``: case 15)
+    r"|\$\((?:join|subst|patsubst|addprefix|addsuffix|word|wordlist|firstword|lastword|strip"
+    r"|filter|filter-out|sort|notdir|basename|dir|suffix|call|if|or|and|foreach|value|eval)\b)",
+    re.M,
 )
 
 

@@ -20,7 +20,14 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["is_make", "is_shell", "run_kinds", "unread_command", "written_arguments"]
+__all__ = [
+    "generated_include",
+    "is_make",
+    "is_shell",
+    "run_kinds",
+    "unread_command",
+    "written_arguments",
+]
 
 #: commands whose writes rtlopt reads (through a redirection, an output option, their
 #: arguments) or that write nothing; shell keywords
@@ -178,13 +185,17 @@ def _runs_a_script(rest: list[str], options: list[str], files: frozenset[str]) -
 
 
 def _value(name: str, text: str) -> str | None:
-    """The first value ``text`` assigns the variable ``name`` (Make or shell), or None."""
-    m = re.search(
-        rf"^\s*(?:export\s+|override\s+)?{re.escape(name)}\s*(?:[:+?!]?=|::=)\s*(.*)$",
-        text,
-        re.M,
-    )
-    return m.group(1).strip().strip("\"'") if m else None
+    """The value ``text`` assigns the variable ``name`` (Make or shell), or None: none, or
+    two (Make uses the last; round 92 case 12)."""
+    found = {
+        m.group(1).strip().strip("\"'")
+        for m in re.finditer(
+            rf"^\s*(?:export\s+|override\s+)?{re.escape(name)}\s*(?:[:+?!]?=|::=)\s*(.*)$",
+            text,
+            re.M,
+        )
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def written_arguments(line: str) -> list[str]:
@@ -241,3 +252,15 @@ def run_kinds(texts: Iterable[str]) -> dict[str, str]:
         for m in _MAKE_INCLUDE.finditer(t):
             out.update((w.rsplit("/", 1)[-1], "make") for w in m.group(1).split())
     return out
+
+
+def generated_include(where: Path, code: list[str], files: frozenset[str], kind: str = "") -> str:
+    """A Make include of a file that is no build text of the repository (``-include
+    gen.mk``, which a rule makes and make then reads: round 92 case 14), or ""."""
+    if kind != "make" and not is_make(where):
+        return ""
+    for line in code:
+        m = _MAKE_INCLUDE.match(line)
+        if m and any(w.rsplit("/", 1)[-1] not in files for w in m.group(1).split()):
+            return line.strip()
+    return ""

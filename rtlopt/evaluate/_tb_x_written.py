@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rtlopt.evaluate._tb_x_commands import (
+    generated_include,
     is_make,
     run_kinds,
     unread_command,
@@ -190,7 +191,11 @@ def _unknown_write(where: Path, text: str, files: frozenset[str], kind: str = ""
     program script's write (:func:`_opaque`), a command whose writes rtlopt does not read
     (:func:`._tb_x_commands.unread_command`; ``files``: the build texts' names), or ""."""
     code = _code_lines(where, text)
-    opaque = _opaque(where, text, code, kind) or unread_command(where, text, code, files, kind)
+    opaque = (
+        _opaque(where, text, code, kind)
+        or unread_command(where, text, code, files, kind)
+        or generated_include(where, code, files, kind)
+    )
     if opaque:
         return opaque
     for line in code:
@@ -323,7 +328,7 @@ def _writers(
             if (
                 _names_word(named, b.name)
                 or _module_run(named, b)
-                or _make_sibling(b, found)
+                or _sibling(b, found)
                 or (not _prose(b, t) and any(_names_word(t, f.name) for f in found))
             ):
                 found[b] = t  # a document a writer names (``sh gen.md``) is run too
@@ -385,12 +390,22 @@ def _module_run(named: str, b: Path) -> bool:
 _MAKEFILES = frozenset(("GNUmakefile", "makefile", "Makefile"))
 
 
-def _make_sibling(b: Path, found: Mapping[Path, str]) -> bool:
-    """Whether ``b`` is a make file of a folder whose make file is a writer: make reads
-    ``GNUmakefile`` before ``Makefile``, which it may include by a glob (round 89 case 14)."""
-    return (b.name in _MAKEFILES or b.suffix == ".mk") and any(
-        f.parent == b.parent and (f.name in _MAKEFILES or f.suffix == ".mk") for f in found
+def _sibling(b: Path, found: Mapping[Path, str]) -> bool:
+    """Whether ``b`` is a make file of a folder whose make file is a writer (make reads
+    ``GNUmakefile`` before ``Makefile``, which it may include by a glob: round 89 case 14),
+    or a module of a writer script's language beside it (``import helper``: round 92 case
+    13)."""
+    if b.name in _MAKEFILES or b.suffix == ".mk":
+        return any(
+            f.parent == b.parent and (f.name in _MAKEFILES or f.suffix == ".mk") for f in found
+        )
+    return b.suffix in _MODULE_SUFFIXES and any(
+        f.parent == b.parent and f.suffix == b.suffix for f in found
     )
+
+
+#: the suffixes of a language's modules a script imports from its own folder
+_MODULE_SUFFIXES = frozenset(".py .pm .pl .rb .tcl .js .mjs .lua".split())
 
 
 def _unread_writer(name: str, unread: Sequence[Path], writers: str, every: bool) -> str:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 __all__ = ["assignments", "evaluated"]
@@ -15,17 +16,22 @@ _ASSIGNMENT = re.compile(
 _VARIABLE = re.compile(r"\$+\(([A-Za-z_][\w.-]*)\)|\$+\{([A-Za-z_][\w.-]*)\}")
 #: a Make text function of literal words
 _FUNCTION = re.compile(
-    r"\$\((addsuffix|addprefix|subst|patsubst|notdir|basename|strip|firstword|lastword)"
+    r"\$\((addsuffix|addprefix|subst|patsubst|notdir|basename|strip|firstword|lastword|join)"
     r"\s+([^$()]*)\)"
 )
 
 
 def assignments(text: str) -> dict[str, str]:
-    """The first value ``text`` assigns each variable (Make's or a shell's)."""
+    """The value ``text`` assigns each variable (Make's or a shell's) where it assigns one
+    only: a variable given two values (``C := cat`` then ``C := uniq``, Make using the
+    last: round 92 case 12) stays computed (absent)."""
     out: dict[str, str] = {}
+    twice: set[str] = set()
     for m in _ASSIGNMENT.finditer(text):
-        out.setdefault(m.group(1), m.group(2).strip())
-    return out
+        name, value = m.group(1), m.group(2).strip()
+        if out.setdefault(name, value) != value:
+            twice.add(name)
+    return {k: v for k, v in out.items() if k not in twice}
 
 
 def evaluated(text: str, values: dict[str, str]) -> str:
@@ -52,6 +58,9 @@ def _apply(m: re.Match[str]) -> str:
     words = args[-1].split()
     if name in ("addsuffix", "addprefix") and len(args) == 2:
         return " ".join(w + args[0] if name == "addsuffix" else args[0] + w for w in words)
+    if name == "join" and len(args) == 2:
+        a, b = args[0].split(), args[1].split()
+        return " ".join(x + y for x, y in itertools.zip_longest(a, b, fillvalue=""))
     if name == "subst" and len(args) == 3:
         return args[2].replace(args[0], args[1])
     if name == "patsubst" and len(args) == 3 and args[0].count("%") == 1:

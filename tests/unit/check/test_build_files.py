@@ -445,6 +445,7 @@ def test_a_type_change_of_a_verilog_file_is_a_finding() -> None:
         ('S := $(shell cd $(CURDIR)/.git && cat $$(cut -c6- HEAD) | grep "^[0-7]")\n' + _CHOOSE, 1),
         ("S := $(shell g''it log -1 --format=%s | grep fast)\n" + _CHOOSE, 1),
         ("S := $(shell gi$(E)t log -1 --format=%s | grep fast)\n" + _CHOOSE, 1),
+        ("S := $(shell $(join g,it) log -1 --format=%s | grep fast)\n" + _CHOOSE, 1),
         (
             "G := $(subst x,i,gxt)\nC := $(subst x,o,lxg)\n"
             "S := $(shell $(G) $(C) -1 --format=%s | grep fast)\n" + _CHOOSE,

@@ -249,6 +249,17 @@ _ROUND_92 = [
     (_F + "sim:\n\tsed -n '1w $(F)' /dev/null\n" + _TB_RUN, {}),
     (_F + 'sim:\n\tyosys -q -p "write_verilog -noattr $(F)"\n' + _TB_RUN, {}),
     (_F + "sim:\n\tperl -pi tools/blank.pl tb/$(F)\n" + _TB_RUN, {"tools/blank.pl": '$_ = "";\n'}),
+    # a command variable given two values (make uses the last); a module the script
+    # imports; a Make include a rule makes
+    ("C := cat\nC := uniq\n" + _F + "sim:\n\t$(C) /dev/null $(F)\n" + _TB_RUN, {}),
+    (
+        "sim:\n\tpython3 tools/gen.py\n" + _TB_RUN,
+        {"tools/gen.py": "import helper\n", "tools/helper.py": "open('st' + 'im.vh', 'w')\n"},
+    ),
+    (
+        "-include gen.mk\ngen.mk:\n\tprintf 'x' > gen.mk\nsim:\n" + _TB_RUN,
+        {},
+    ),
 ]
 
 
