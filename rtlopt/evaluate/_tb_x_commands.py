@@ -46,6 +46,9 @@ _UNDERSTOOD = frozenset(
     continue
     """.split()
 )
+#: a simulation a simulator compiled (Verilator's model, VCS's simv, an Icarus image):
+#: its writes are its Verilog program's, read by :func:`._tb_x_written._simulation_write`
+_SIMULATION = re.compile(r"(?:^|/)obj_dir/V\w+$|(?:^|/)simv$|\.vvp$")
 #: commands running the next word: read through (with their options and a number)
 _WRAPPERS = frozenset("env time nice nohup timeout stdbuf exec command builtin xvfb-run".split())
 #: file commands whose every argument may be a target
@@ -157,6 +160,8 @@ def _understood(words: list[str], text: str, files: frozenset[str], depth: int =
     if re.search(r"[$*?\[]", word) and word not in ("[", "[["):
         return False  # a command computed in part
     name = word.rsplit("/", 1)[-1]
+    if _SIMULATION.search(word):
+        return True  # a compiled simulation: its writes are the Verilog program's own
     if "/" in word and name not in _UNDERSTOOD:
         return name in files  # a script of the repository: a writer, read in turn
     options = list(itertools.takewhile(lambda w: w.startswith("-"), words[1:]))
