@@ -10,6 +10,7 @@ import bisect
 import fnmatch
 import itertools
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from rtlopt.check._metadata_closed import UNNAMED_RUN, script_run, unescaped, with_defines
@@ -107,7 +108,7 @@ class Lines:
         self._sets: dict[int, bool] = {}
         self._patterns: list[tuple[str, int]] | None = None
         self._environment: bool | None = None
-        self._values: dict[str, str] | None = None
+        self._values: Mapping[str, str] | None = None
         self._all = "\n".join(ln for ln, _ in self.lines)
         self._ends = list(itertools.accumulate(len(ln) + 1 for ln, _ in self.lines))
         self._ends = [e - 1 for e in self._ends]

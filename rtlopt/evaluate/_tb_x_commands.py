@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from rtlopt.evaluate.make_values import assignments
+
 __all__ = [
     "generated_include",
     "is_make",
@@ -191,16 +193,9 @@ def _runs_a_script(rest: list[str], options: list[str], files: frozenset[str]) -
 
 def _value(name: str, text: str) -> str | None:
     """The value ``text`` assigns the variable ``name`` (Make or shell), or None: none, or
-    two (Make uses the last; round 92 case 12)."""
-    found = {
-        m.group(1).strip().strip("\"'")
-        for m in re.finditer(
-            rf"^\s*(?:export\s+|override\s+)?{re.escape(name)}\s*(?:[:+?!]?=|::=)\s*(.*)$",
-            text,
-            re.M,
-        )
-    }
-    return found.pop() if len(found) == 1 else None
+    two (Make uses the last; round 92 case 12): :func:`.make_values.assignments`."""
+    value = assignments(text).get(name)
+    return None if value is None else value.strip("\"'")
 
 
 def written_arguments(line: str) -> list[str]:

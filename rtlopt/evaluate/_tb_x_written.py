@@ -275,6 +275,7 @@ def written_header(
     values = assignments("\n".join(t for _, t in writers))
     code = [(b, evaluated("\n".join(_code_lines(b, t)), values).split("\n")) for b, t in writers]
     simulated = _SIMULATOR_RUN.search(named) is not None
+    writes = _simulation_writes(texts) if simulated and includes else []
     for p, line, name in includes:
         names = [name]
         if name.startswith("`"):
@@ -295,7 +296,7 @@ def written_header(
         for n in names:
             writer = (
                 _writer(n, code)
-                or (simulated and _simulation_write(n, texts))
+                or (simulated and _simulation_write(n, writes))
                 or _unread_writer(n, unread, named, every)
                 or (made and _implicit_source(n, [*builds, *texts.items()], unread))
             )
@@ -349,20 +350,26 @@ _VERILOG_WRITE = re.compile(
 )
 
 
-def _simulation_write(name: str, texts: Mapping[Path, str]) -> str:
-    """A Verilog text of the repository whose simulation may write a file called ``name``'s
-    last part: a write by a literal name that is it, or by a name computed (``$fopen({"st",
-    "im", ".vh"}, "w")``): "file (why)", or ""."""
-    base = name.rsplit("/", 1)[-1]
+def _simulation_writes(texts: Mapping[Path, str]) -> list[tuple[str, str | None]]:
+    """The files the Verilog texts' simulations may write: ("file (why)", the last part of
+    the name written, or None for a name computed (``$fopen({"st", "im", ".vh"}, "w")``))."""
+    out: list[tuple[str, str | None]] = []
     for p, text in texts.items():
         for m in _VERILOG_WRITE.finditer(text):
             target, mode = m.group(1).strip(), (m.group(2) or "").strip()
             if m.group(0).startswith("$fopen") and re.fullmatch(r'"r\+?b?"', mode):
                 continue  # opened for reading
             literal = re.fullmatch(r'"([^"]*)"', target)
-            if not literal or literal.group(1).rsplit("/", 1)[-1] == base:
-                return f"{p.name} (its simulation writes {target[:40]})"
-    return ""
+            base = literal.group(1).rsplit("/", 1)[-1] if literal else None
+            out.append((f"{p.name} (its simulation writes {target[:40]})", base))
+    return out
+
+
+def _simulation_write(name: str, writes: list[tuple[str, str | None]]) -> str:
+    """A write of :func:`_simulation_writes` that may make a file called ``name``'s last
+    part (a literal name that is it, or a name computed), or ""."""
+    base = name.rsplit("/", 1)[-1]
+    return next((why for why, written in writes if written is None or written == base), "")
 
 
 def _implicit_source(name: str, builds: Sequence[tuple[Path, str]], unread: Sequence[Path]) -> str:

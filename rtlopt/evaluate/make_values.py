@@ -5,13 +5,17 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+import types
+from collections.abc import Mapping
 
 __all__ = ["assignments", "evaluated"]
 
 _ASSIGNMENT = re.compile(
-    r"^[ \t]*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)[ \t]*(?:[:?!]?=|::=)[ \t]*(.*)$", re.M
+    r"^[ \t]*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)[ \t]*([:?!+]?=|::=)[ \t]*(.*)$",
+    re.M,
 )
 _VARIABLE = re.compile(r"\$+\(([A-Za-z_][\w.-]*)\)|\$+\{([A-Za-z_][\w.-]*)\}")
 #: a Make text function of literal words
@@ -21,20 +25,22 @@ _FUNCTION = re.compile(
 )
 
 
-def assignments(text: str) -> dict[str, str]:
+@functools.lru_cache(maxsize=32)
+def assignments(text: str) -> Mapping[str, str]:
     """The value ``text`` assigns each variable (Make's or a shell's) where it assigns one
     only: a variable given two values (``C := cat`` then ``C := uniq``, Make using the
-    last: round 92 case 12) stays computed (absent)."""
+    last: round 92 case 12) or added to after a value (``F += b.vh``) stays computed
+    (absent). Cached per text (the build's commands read it once per variable use)."""
     out: dict[str, str] = {}
     twice: set[str] = set()
     for m in _ASSIGNMENT.finditer(text):
-        name, value = m.group(1), m.group(2).strip()
-        if out.setdefault(name, value) != value:
+        name, value, added = m.group(1), m.group(3).strip(), m.group(2) == "+="
+        if (added and name in out) or out.setdefault(name, value) != value:
             twice.add(name)
-    return {k: v for k, v in out.items() if k not in twice}
+    return types.MappingProxyType({k: v for k, v in out.items() if k not in twice})
 
 
-def evaluated(text: str, values: dict[str, str]) -> str:
+def evaluated(text: str, values: Mapping[str, str]) -> str:
     """``text`` with the variables ``values`` gives and Make's text functions of literal
     words replaced by their values (a few levels)."""
     if "$" not in text:
@@ -47,7 +53,7 @@ def evaluated(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def _given(m: re.Match[str], values: dict[str, str]) -> str:
+def _given(m: re.Match[str], values: Mapping[str, str]) -> str:
     value = values.get(m.group(1) or m.group(2) or "")
     return m.group(0) if value is None or "$" + "(" + (m.group(1) or "") in value else value
 
