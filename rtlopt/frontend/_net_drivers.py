@@ -144,6 +144,7 @@ class Drivers:
             ast.SymbolKind.Subroutine: self._subroutine,
             ast.SymbolKind.PrimitiveInstance: self._primitive,
             ast.SymbolKind.ContinuousAssign: self._continuous,
+            ast.StatementKind.ProceduralAssign: self._procedural_assign,
             ast.StatementKind.Timed: self._timed,
             ast.StatementKind.Wait: self._timed,
             ast.StatementKind.WaitFork: self._timed,
@@ -254,14 +255,33 @@ class Drivers:
         return ast.VisitAction.Skip
 
     def _continuous(self, node: Any) -> Any:
-        """A continuous assignment with a delay drives x until its first update."""
+        """A continuous assignment with a delay drives x until its first update, one with a
+        ``highz`` strength z for one of its values."""
         from pyslang import ast
 
-        if node.delay is None:
+        source = xd.high_impedance(node, self._sm)
+        if source is None and node.delay is None:
             return ast.VisitAction.Advance
-        outer, self._delay = self._delay, xd.delayed(node, self._sm)
+        return self._as(node.assignment, source or xd.delayed(node, self._sm))
+
+    def _procedural_assign(self, node: Any) -> Any:
+        """A ``force`` of a net drives it only while it holds: z where nothing else
+        does (:func:`rtlopt.frontend._x_drivers.forced`)."""
+        from pyslang import ast
+
+        left = node.assignment.left if node.assignment.kind.name == "Assignment" else None
+        nets = [p for p in pieces(left, self.root)] if node.isForce and left is not None else []
+        if not any(node_kind(p[0]) == "Net" for p in nets):
+            return ast.VisitAction.Advance
+        return self._as(node.assignment, xd.forced(node, self._sm))
+
+    def _as(self, assignment: Any, source: MayBeX) -> Any:
+        """Walk ``assignment`` with its value read as the x source ``source``."""
+        from pyslang import ast
+
+        outer, self._delay = self._delay, source
         try:
-            node.assignment.visit(lookup_table=self._table)
+            assignment.visit(lookup_table=self._table)
         finally:
             self._delay = outer
         return ast.VisitAction.Skip
@@ -482,6 +502,8 @@ class Drivers:
             return xd.late_write(sym, first, self._sm), [(lo, hi)]
         if getattr(sym, "delay", None) is not None and self._of.get(key(sym)):
             return xd.delayed(sym, self._sm), [(lo, hi)]  # a net with a delay and a driver
+        if self._of.get(key(sym)) and (weak := xd.high_impedance(sym, self._sm)) is not None:
+            return weak, [(lo, hi)]  # ``wire (highz0, weak1) w = s``
         counted = [
             (first, last, value, self._value(value, port_state))
             for (first, last, value), source in self._of.get(key(sym), [])
@@ -498,7 +520,7 @@ class Drivers:
         masked = self._masked(lo, hi, counted, pulled=net_kind in _PULLED)
         if net_kind in _PULLED:
             return masked  # a pulled net reads its pull where nothing drives it
-        found = self._gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
+        found = xd.gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
         left = self.registers.left_x(sym) if found is None else None
         if left is not None:  # every bit driven, but a block may leave it x
             return left_x(sym, *left, self._sm), [(lo, hi)]
@@ -551,33 +573,6 @@ class Drivers:
             )
             return why, [(max(lo, first), min(hi, last))]
         return None
-
-    @staticmethod
-    def _gaps(
-        size: int, lo: int, hi: int, counted: list[tuple[int | None, int | None, str | None]]
-    ) -> tuple[str, list[tuple[int, int]]] | None:
-        """The bits of ``[lo, hi)`` no defined driver of ``counted`` covers, with the value
-        that drives them (:meth:`undriven`)."""
-        defined: list[tuple[int, int]] = []
-        xs: list[tuple[int, int, str]] = []
-        for first, last, x in counted:
-            if first is None or last is None:
-                if size:
-                    continue  # bits not known: drives none for sure
-                first, last = 0, 0
-            if x is None:
-                if not size:
-                    return None  # no bits to count: any defined driver drives it
-                defined.append((first, last))
-            else:
-                xs.append((first, last, x))
-        missing = xd.uncovered(lo, hi, defined) if size else [(0, 0)]
-        if not missing:
-            return None
-        for first, last, x in xs:
-            if x and any(first < b and a < last for a, b in missing):
-                return x, missing
-        return "", missing
 
     def _value(self, value: Any, port_state: PortState | None) -> str | None:
         if value is None:

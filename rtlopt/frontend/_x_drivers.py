@@ -9,6 +9,11 @@ an x source (:attr:`rtlopt.frontend._run_x.MayBeX.kind` in brackets):
   ``rnmos``, ``rpmos``, ``cmos``, ``rcmos``, ``tranif0/1``, ``rtranif0/1``, ``tran``,
   ``rtran``): z while the control is off, or where nothing drives the other side ("switch",
   :attr:`MayBeX.z`: ``===`` and ``!==`` tell z from x);
+- a drive strength with ``highz0`` or ``highz1`` (``assign (strong0, highz1) w = s``, ``wire
+  (highz0, weak1) w = s``, ``buf (strong0, highz1) g(w, s)``): z for one of its values
+  ("switch", :attr:`MayBeX.z`: round 93 cases 01, 02);
+- a ``force`` of a net: the net reads its drivers' value before the force and after a
+  ``release``, z where nothing else drives it ("switch": round 93 case 03);
 - an instance of a user-defined primitive: x for an input its table does not list (and, when
   sequential, until its state is first set) ("udp"; its table is not read: any counts);
 - a delay (``assign #5 w = ...``, ``wire #5 w``, ``buf #5 g(...)``, ``and #(1, 2)``): the net
@@ -36,6 +41,9 @@ __all__ = [
     "assigns_x",
     "cell_port",
     "delayed",
+    "forced",
+    "gaps",
+    "high_impedance",
     "has_timing",
     "late_call",
     "late_task",
@@ -90,6 +98,36 @@ def _name(node: Any) -> str:
     return f"{node.primitiveType.name} {node.name}"
 
 
+def high_impedance(node: Any, sm: Any) -> MayBeX | None:
+    """Why the continuous assignment, net declaration or gate ``node`` drives z for one of
+    its values (its drive strength names ``highz0`` or ``highz1``), or None."""
+    parent = getattr(getattr(node, "syntax", None), "parent", None)
+    strength = " ".join(str(getattr(parent, "strength", None) or "").split())
+    if "highz" not in strength:
+        return None
+    what = " ".join(str(parent).split())[:80]
+    return MayBeX.make(
+        f"{what} ({{0}}) drives z for one of its values {strength}",
+        (place(node, sm),),
+        fix="drop the drive strength (a simulation reads z where it names highz)",
+        kind="switch",
+        z=True,
+    )
+
+
+def forced(node: Any, sm: Any) -> MayBeX:
+    """Why the ``force`` statement ``node`` of a net leaves the net z: before it and after a
+    ``release`` the net reads its other drivers."""
+    return MayBeX.make(
+        f"{text_of(node.assignment)} is forced ({{0}}): before the force and after a release "
+        "the net reads its other drivers, z where none drives it",
+        (place(node, sm),),
+        fix="drive the net with a continuous assignment (or force a variable)",
+        kind="switch",
+        z=True,
+    )
+
+
 def primitive_value(node: Any, inputs: list[Any], sm: Any) -> Any:
     """What the primitive instance ``node`` (a gate, a switch or a user-defined primitive)
     drives its outputs with: None a defined value (``pullup``), a :class:`Gate` (what its
@@ -98,6 +136,9 @@ def primitive_value(node: Any, inputs: list[Any], sm: Any) -> Any:
     where = (place(node, sm),)
     if prim in PULLS:
         return None
+    weak = high_impedance(node, sm)
+    if weak is not None:
+        return weak
     if prim in SWITCHES:
         what = (
             "connects two nets both ways: z where nothing else drives them"
@@ -387,3 +428,30 @@ def cell_port(inst: Any, conn: Any, sm: Any) -> MayBeX:
         fix="add the cell's model to the repository (a filelist or the configuration's files)",
         kind="run",
     )
+
+
+def gaps(
+    size: int, lo: int, hi: int, counted: list[tuple[int | None, int | None, str | None]]
+) -> tuple[str, list[tuple[int, int]]] | None:
+    """The bits of ``[lo, hi)`` no defined driver of ``counted`` covers, with the value
+    that drives them (:meth:`rtlopt.frontend._net_drivers.Drivers.undriven`)."""
+    defined: list[tuple[int, int]] = []
+    xs: list[tuple[int, int, str]] = []
+    for first, last, x in counted:
+        if first is None or last is None:
+            if size:
+                continue  # bits not known: drives none for sure
+            first, last = 0, 0
+        if x is None:
+            if not size:
+                return None  # no bits to count: any defined driver drives it
+            defined.append((first, last))
+        else:
+            xs.append((first, last, x))
+    missing = uncovered(lo, hi, defined) if size else [(0, 0)]
+    if not missing:
+        return None
+    for first, last, x in xs:
+        if x and any(first < b and a < last for a, b in missing):
+            return x, missing
+    return "", missing

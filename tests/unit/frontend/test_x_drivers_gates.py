@@ -51,6 +51,37 @@ def test_a_gate_with_a_control_or_a_switch_feeds_z(tmp_path: Path, gate: str) ->
     assert fed_ports(found) == (("b",), True)  # z: === and !== are refused
 
 
+@pytest.mark.parametrize(
+    "decls",
+    [
+        # a highz strength drives z for one value (round 93 cases 01, 02)
+        "  wire w;\n  assign (strong0, highz1) w = s[0];\n",
+        "  wire (highz0, weak1) w = s[0];\n",
+        "  wire w;\n  buf (strong0, highz1) g(w, s[0]);\n",
+        "  wire w;\n  and (highz0, strong1) g(w, s[0], s[1]);\n",
+        # a forced net reads its other drivers before the force and after a release (case 03)
+        "  wire w;\n  initial begin force w = 1'b0; #5 release w; end\n",
+    ],
+)
+def test_a_highz_strength_or_a_forced_net_feeds_z(tmp_path: Path, decls: str) -> None:
+    assert _kinds(tmp_path, decls) == ["switch"]
+    found = open_inputs(_design(tmp_path, decls, "w"))  # type: ignore[arg-type]
+    assert fed_ports(found) == (("b",), True)
+
+
+@pytest.mark.parametrize(
+    "decls",
+    [
+        "  wire w;\n  assign (weak0, weak1) w = s[0];\n",  # a weak driver drives a value
+        "  reg w;\n  initial begin force w = 1'b0; #5 release w; end\n",  # a variable keeps it
+    ],
+)
+def test_a_strength_without_highz_or_a_forced_variable_feeds_nothing(
+    tmp_path: Path, decls: str
+) -> None:
+    assert "switch" not in _kinds(tmp_path, decls)
+
+
 def test_a_gate_with_a_control_in_a_submodule_feeds_z(tmp_path: Path) -> None:
     (tmp_path / "drv.v").write_text(
         "module drv(input a, input en, output o);\n  bufif1 g(o, a, en);\nendmodule\n"
