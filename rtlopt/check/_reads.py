@@ -402,7 +402,7 @@ def unjudged_files(
                     continue
     # a file the design opens by a name it builds ($readmemh({"rom", ".hex"}, m), a
     # parameter set from outside) may be any of them
-    built = any(_BUILT_NAME.search(t) for t in texts) or built_include(texts)
+    built = any(_BUILT_NAME.search(t) for t in texts) or built_include(texts) or built_name(texts)
     return [
         (
             rel,
@@ -424,6 +424,42 @@ _BUILT_NAME = re.compile(
     r"(?!(?:\"[^\"\n]*\"|[A-Za-z_][\w$]*(?:\s*::\s*[A-Za-z_][\w$]*)?)\s*[,)])"
 )
 _BUILT = "a source opens or includes a file by a name it builds, which may be any file"
+
+#: The name a system task opens a file by when it is one name (group 1)
+_NAMED_OPEN = re.compile(
+    r"\$(?:readmem[hb]|fopen|fread|sreadmem[hb]|writemem[hb])\s*\(\s*([A-Za-z_][\w$]*)\s*[,)]"
+)
+_LITERAL = re.compile(r'\s*"[^"\n]*"\s*')
+#: system tasks that only read a name given them (any other may write it: ``$sformat``)
+_READERS = (
+    r"(?:readmem[hb]|sreadmem[hb]|writemem[hb]|fopen|f?display[bho]?|f?write[bho]?|f?strobe"
+    r"|f?monitor|info|warning|error|fatal|test\$plusargs|value\$plusargs)\b"
+)
+
+
+def built_name(texts: Iterable[str]) -> bool:
+    """Whether a file task opens a file by a name (a parameter, a variable) that some text
+    gives a value other than one string literal (``localparam INIT = {"rom_ta", "ble.md"}``,
+    ``.INIT(`ROM)``, ``$sformat(INIT, ..)``: round 93 case 04): the file may be any. A name
+    the simulator's command line gives (``$value$plusargs``) is one a build text names."""
+    texts = list(texts)
+    for name in {m.group(1) for t in texts for m in _NAMED_OPEN.finditer(t)}:
+        word = re.escape(name)
+        values = [
+            m.group(1) or m.group(2) or ""
+            for t in texts
+            for m in re.finditer(
+                rf"(?<![\w$.]){word}\s*=(?!=)([^;,\n]*)|\.{word}\s*\(([^\n]*?)\)\s*[,)]", t
+            )
+        ]
+        written = any(
+            re.search(rf"(?<![\w$])\$(?!{_READERS})[\w$]+\s*\([^;]*(?<![\w$.]){word}\b", t)
+            for t in texts
+        )
+        if written or not all(_LITERAL.fullmatch(v) for v in values):
+            return True
+    return False
+
 
 #: An ```include`` whose name a macro gives (group 1), called with arguments (group 2).
 _MACRO_INCLUDE = re.compile(r"`include\s*`([A-Za-z_][\w$]*)\s*(\()?")

@@ -19,6 +19,15 @@ ROM = "module m(input [1:0] a, output [7:0] y);\n  reg [7:0] rom [0:3];\n  {load
         ('initial $readmemh({"rom", ".hex"}, rom);', ["notes.md", "rom.hex"]),
         ('initial $readmemh($sformatf("rom%0d.hex", 0), rom);', ["notes.md", "rom.hex"]),
         ("initial $readmemh(F, rom);", []),  # a parameter: its string values are named
+        ('localparam F = "rom.hex";\n  initial $readmemh(F, rom);', ["rom.hex"]),
+        # round 93 case 04: a parameter given a concatenation, a variable a task writes
+        ('localparam F = {"ro", "m.hex"};\n  initial $readmemh(F, rom);', ["notes.md", "rom.hex"]),
+        (
+            'reg [80:1] F;\n  initial begin $sformat(F, "rom.hex"); $readmemh(F, rom); end',
+            ["notes.md", "rom.hex"],
+        ),
+        # a name the simulator's command line gives: the build text holding it names it
+        ('reg [80:1] F;\n  initial if ($value$plusargs("f=%s", F)) $readmemh(F, rom);', []),
         ("", []),
     ],
 )
