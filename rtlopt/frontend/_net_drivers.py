@@ -158,13 +158,14 @@ class Drivers:
         from pyslang import ast
 
         path = str(node.hierarchicalPath)
+        delayed = xd.specified(node, self._sm)  # a path delay: x until the first update
         for conn in node.portConnections:
             expr = conn.expression
             if expr is None or expr.kind != ast.ExpressionKind.Assignment:
                 continue
             direction = str(getattr(conn.port, "direction", "")).rsplit(".", 1)[-1]
             port = Port(node, str(conn.port.name), path, direction == "InOut")
-            self._add(pieces(expr.left, self.root), port, path)
+            self._add(pieces(expr.left, self.root), delayed or port, path)
         if not self._local:
             node.body.visit(lookup_table=self._table)
         return ast.VisitAction.Skip

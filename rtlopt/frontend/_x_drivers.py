@@ -12,6 +12,8 @@ an x source (:attr:`rtlopt.frontend._run_x.MayBeX.kind` in brackets):
 - a drive strength with ``highz0`` or ``highz1`` (``assign (strong0, highz1) w = s``, ``wire
   (highz0, weak1) w = s``, ``buf (strong0, highz1) g(w, s)``): z for one of its values
   ("switch", :attr:`MayBeX.z`: round 93 cases 01, 02);
+- an output of an instance of a module with a ``specify`` block (a path delay): x until the
+  first update ("delay");
 - a ``force`` of a net: the net reads its drivers' value before the force and after a
   ``release``, z where nothing else drives it ("switch": round 93 case 03);
 - an instance of a user-defined primitive: x for an input its table does not list (and, when
@@ -44,6 +46,7 @@ __all__ = [
     "forced",
     "gaps",
     "high_impedance",
+    "specified",
     "has_timing",
     "late_call",
     "late_task",
@@ -112,6 +115,24 @@ def high_impedance(node: Any, sm: Any) -> MayBeX | None:
         fix="drop the drive strength (a simulation reads z where it names highz)",
         kind="switch",
         z=True,
+    )
+
+
+def specified(node: Any, sm: Any) -> MayBeX | None:
+    """Why the outputs of the instance ``node`` read x until their first update: its module
+    has a ``specify`` block (a path delay, ``(i => o) = 5``, under ``-gspecify``: round 93
+    case 05), or None."""
+    from pyslang import ast
+
+    block = next((m for m in node.body if m.kind == ast.SymbolKind.SpecifyBlock), None)
+    if block is None:
+        return None
+    return MayBeX.make(
+        f"module {node.definition.name}'s specify block ({{0}}) may delay its outputs: they "
+        "read x until the first update",
+        (place(block, sm),),
+        fix=_DELAY_FIX,
+        kind="delay",
     )
 
 

@@ -90,6 +90,15 @@ def test_a_gate_with_a_control_in_a_submodule_feeds_z(tmp_path: Path) -> None:
     assert _found(tmp_path, decls, "w") == [("top.u", "b")]
 
 
+def test_an_instance_of_a_module_with_a_path_delay_feeds_x(tmp_path: Path) -> None:
+    # round 93 case 05: under -gspecify its output reads x until the first update
+    (tmp_path / "stim.v").write_text(
+        "module stim(input i, output o);\n  buf g(o, i);\n  specify (i => o) = 5; endspecify\n"
+        "endmodule\n"
+    )
+    assert _kinds(tmp_path, "  wire w;\n  stim d(.i(s[0]), .o(w));\n") == ["delay"]
+
+
 def test_a_user_defined_primitive_feeds_x(tmp_path: Path) -> None:
     (tmp_path / "pass1.v").write_text(UDP)
     assert _kinds(tmp_path, "  wire w;\n  pass1 g(w, s[0]);\n") == ["udp"]
