@@ -302,7 +302,7 @@ class EvalConfig:
     )
     overlap: bool = _f(
         True,
-        "Once simulation passes, run the formal check and synthesis/timing concurrently (each on its own thread) instead of one after the other; the verdict is the same (a formal rejection still wins), the latency is about the longer of the two. false: strictly one stage after the other.",
+        "Once simulation passes, run the formal check and synthesis/timing concurrently (each on its own thread) instead of one after the other; the verdict is the same (a formal rejection still wins), the latency is about the longer of the two. A reference not measured yet (one evaluate or check on a cold cache) is synthesized once the formal verdict is in, so a candidate the proof refutes costs no synthesis. false: strictly one stage after the other.",
     )
     netlist_check: str = _f(
         "auto",

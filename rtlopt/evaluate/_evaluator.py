@@ -47,7 +47,7 @@ from rtlopt.evaluate._config_check import ConfigurationCheck
 from rtlopt.evaluate._messages import compile_error_summary, interface_problem
 from rtlopt.evaluate._netlist import NetlistGold
 from rtlopt.evaluate._params import ParameterCheck
-from rtlopt.evaluate._pipeline import Pipeline
+from rtlopt.evaluate._pipeline import Pipeline, refuted_by_proof
 from rtlopt.evaluate._provenance import provenance
 from rtlopt.evaluate._reference import ReferenceMeasurement
 from rtlopt.evaluate._repo_texts import claim_scratch
@@ -214,15 +214,13 @@ class Evaluator:
         tools read the original too (compile, interface, formal: measuring the reference says
         whether the user's own design is what the tools cannot read, an input error), else
         the measured or cached one, or none measured (:meth:`ReferenceMeasurement.unmeasured`:
-        a candidate the screen refused or a simulation refuted is not worth a synthesis of
-        the reference)."""
+        a candidate the screen refused or a simulation or a proof refuted is not worth a
+        synthesis of the reference)."""
         # a candidate the screen refused or a simulation refuted left every tool reading of
-        # the original as it was; any later stage may have failed on the original's text
-        if (
-            result.ppa is None
-            and result.stage in _BEFORE_TOOLS
-            and not (result.is_infrastructure_error)
-        ):
+        # the original as it was, a proof that refuted it read the original; any other later
+        # stage may have failed on the original's text
+        before = result.stage in _BEFORE_TOOLS and not result.is_infrastructure_error
+        if result.ppa is None and (before or refuted_by_proof(result)):
             return self._reference.known() or self._reference.unmeasured()
         return self._reference.get()
 

@@ -36,7 +36,7 @@ from rtlopt.evaluate._stages import (
 from rtlopt.formal.budget import Deadline, within
 from rtlopt.results import EvalResult, FormalResult, SimResult, Stage, Status, Verdict
 
-__all__ = ["Pipeline"]
+__all__ = ["Pipeline", "refuted_by_proof"]
 
 _Stage = Callable[[EvalSetup, Candidate], EvalResult | None]
 
@@ -236,38 +236,58 @@ class Pipeline:
         )
 
     def _formal_and_synthesis(self, c: Candidate) -> EvalResult:
-        """The formal check on this thread while synthesis and timing run on another.
+        """The formal check on this thread while the candidate's synthesis and timing run on
+        another, after the reference's measurement (once, it has its own lock).
 
         The verdict is the one of the sequential order: a formal rejection (or a formal
         timeout/tool error) wins over whatever synthesis found; the netlist check, which
-        depends on the formal verdict, waits for it on the flow's second thread.
+        depends on the formal verdict, waits for it on the flow's second thread. A reference
+        not measured yet (one ``evaluate`` or ``check`` on a cold cache) is measured once the
+        formal verdict is in: a candidate the proof refutes, or whose proof fails, costs no
+        synthesis at all (nothing of it would be shown: :meth:`Evaluator.reference_for`).
         """
-        ref = self._reference.get()  # measured once, before any overlap (it has its own lock)
-        assert ref.ppa is not None
         formal_done = threading.Event()
-        along = self._overlapped_check(c, formal_done)
+        stop = threading.Event()  # the formal stage refuted the candidate or raised
+        refused = threading.Event()  # the formal stage rejected the candidate
         timed: dict[str, float] = {}
         flow = self._flows.flow()
 
-        def measure() -> Any:
+        def measure() -> tuple[EvalResult, Any]:
             t0 = time.monotonic()
             try:
-                return self._flows.measure([*c.lib, c.file], c.dir / "ppa", along, flow)
+                if self._reference.known() is None:
+                    formal_done.wait()  # not measured yet: only for a verdict that needs it
+                if stop.is_set():
+                    return self._reference.unmeasured(), None
+                ref = self._reference.get(flow)
+                if refused.is_set():  # shown beside the rejection: nothing to compare
+                    return ref, None
+                # the netlist check's gold is chosen by the reference's measurement
+                along = self._overlapped_check(c, formal_done)
+                return ref, self._flows.measure([*c.lib, c.file], c.dir / "ppa", along, flow)
             finally:
                 timed["synthesis"] = time.monotonic() - t0
 
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rtlopt-synth")
+        rejected: EvalResult | None = None
         try:
             synth = pool.submit(measure)
             t0 = time.monotonic()
             try:
                 with within(_deadline(self._s, c)):
                     rejected = formal_stage(self._s, c)
+            except BaseException:
+                stop.set()
+                raise
             finally:
                 c.timings["formal"] = time.monotonic() - t0
+                if rejected is not None:
+                    refused.set()
+                    if refuted_by_proof(rejected):
+                        stop.set()
                 formal_done.set()
             try:
-                meas = synth.result()
+                ref, meas = synth.result()
                 synth_error: BaseException | None = None
             except (InfrastructureError, EvaluationTimeout) as exc:
                 meas, synth_error = None, exc
@@ -280,7 +300,7 @@ class Pipeline:
         if synth_error is not None:
             c.progress.stage = Stage.SYNTHESIS
             raise synth_error
-        assert meas is not None
+        assert meas is not None and ref.ppa is not None
         return self._after_overlap(c, ref, meas)
 
     def _overlapped_check(
@@ -449,6 +469,17 @@ def _zeroed(name: str, reference: Path, candidate: Path) -> list[str]:
     return [f"{REF_INSTANCE}.{n}" for n in ref if plain.fullmatch(n)] + [
         f"{CAND_INSTANCE}.{n}" for n in cand if plain.fullmatch(n)
     ]
+
+
+def refuted_by_proof(result: EvalResult) -> bool:
+    """``result`` is a formal refutation: the proof read the reference and the candidate
+    and found them to differ (the reference's own text is readable by the tools)."""
+    return (
+        result.stage is Stage.FORMAL
+        and not result.is_infrastructure_error
+        and result.formal is not None
+        and result.formal.verdict is Verdict.REFUTED
+    )
 
 
 def _deadline(s: EvalSetup, c: Candidate) -> Deadline:

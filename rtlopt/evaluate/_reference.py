@@ -75,8 +75,9 @@ class ReferenceMeasurement:
         self._lock = threading.Lock()
         self._result: EvalResult | None = None
 
-    def get(self) -> EvalResult:
+    def get(self, flow: Any = None) -> EvalResult:
         """Synthesize the original module; its reward is w_syn + w_func + w_ppa by definition.
+        ``flow``: the flow to measure with (a helper thread measures with its caller's).
 
         With the netlist check on, the reference's own synthesized netlist is simulated against
         its RTL first. When they differ (the reference itself reads differently in synthesis,
@@ -88,7 +89,7 @@ class ReferenceMeasurement:
             if self._result is None:
                 self._result = self._load()
             if self._result is None:
-                self._result = self._measure()
+                self._result = self._measure(flow)
                 self._store(self._result)
             return self._result
 
@@ -115,7 +116,7 @@ class ReferenceMeasurement:
             provenance=self._provenance(),
         )
 
-    def _measure(self) -> EvalResult:
+    def _measure(self, flow: Any = None) -> EvalResult:
         s, flows = self._parts()
         start = time.monotonic()
         d = self._scratch("reference")
@@ -128,7 +129,7 @@ class ReferenceMeasurement:
                 along = functools.partial(netlist_check, s, d / "netlist", s.reference_file)
             try:
                 files = [s.design_file] if s.design_file is not None else list(s.tools.closure)
-                meas = flows.measure(files, d, alongside=along)
+                meas = flows.measure(files, d, alongside=along, flow=flow)
             except ToolFailed as exc:  # the user's own design: an input error when Yosys
                 raise _in_user_file(s, reference_error(exc)) from exc  # says what it cannot read
             ppa, logs = meas.ppa, dict(meas.logs)

@@ -205,6 +205,29 @@ def test_fake_overlap_runs_formal_beside_synthesis_with_the_same_verdicts(
         assert crashed.reward is None
 
 
+def test_fake_a_refuted_candidate_on_a_cold_reference_costs_no_synthesis(
+    evaluator: Evaluator, fake_tools: FakeTools
+) -> None:
+    """With the reference not measured yet (one ``evaluate`` on a cold cache), the overlapped
+    flow waits for the formal verdict: a refuted candidate synthesizes neither side and is
+    shown beside an unmeasured reference; a proven one then measures both."""
+    cfg = dataclasses.replace(
+        evaluator.config,
+        eval=dataclasses.replace(evaluator.config.eval, overlap=True, cache=False),
+    )
+    with Evaluator(evaluator.design, cfg, evaluator.workdir / "cold", evaluator.pdk) as ev:
+        fake_tools.clear()
+        bad = ev.evaluate(SWAPPED + "// FAKE_REFUTE\n")
+        assert bad.stage is Stage.FORMAL and bad.formal is not None
+        assert bad.formal.verdict is Verdict.REFUTED
+        assert not {"synth", "sta"} & set(_order(fake_tools)), _order(fake_tools)
+        assert ev.reference_for(bad).ppa is None
+        ok = ev.evaluate(SWAPPED)
+        assert ok.accepted and ok.ppa is not None
+        assert _order(fake_tools).count("synth") == 2  # the reference, then the candidate
+        assert ev.reference_for(ok).ppa is not None
+
+
 def test_fake_timings_name_each_stage_that_ran(evaluator: Evaluator, fake_tools: FakeTools) -> None:
     res = evaluator.evaluate(SWAPPED)
     want = [
