@@ -207,7 +207,20 @@ def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
             r_syn=cfg.reward.unparseable_syn,
             logs=c.logs,
         )
-    return None
+    return _simulator_parameters(s, c)
+
+
+def _simulator_parameters(s: EvalSetup, c: Candidate) -> EvalResult | None:
+    """The candidate's parameters (local ones too) as iverilog builds them, at its defaults,
+    against slang's reading (:func:`rtlopt.frontend._param_iverilog.own_differences`): a value
+    the simulator computes otherwise is a design the proofs never read."""
+    from rtlopt.frontend._param_iverilog import own_differences
+
+    name = s.tools.target.name
+    why = own_differences(s.design, [*c.lib, c.file], name, min(60.0, s.config.formal.timeout_s))
+    if not why:
+        return None
+    return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)
 
 
 def _parse(s: EvalSetup, c: Candidate) -> tuple[list[str], list[str]]:

@@ -97,10 +97,11 @@ def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0
     out.reasons += _wide_decimals(ranges)
     out.reasons += _signal_queries(ranges, found)
     out.values = [_bits_of(chain[-1]) for chain in found]
+    read = _yosys_files(design, [c for c in chains if c[0].name in tops], sm)
+    out.reasons += _simulator_differences(design, read, tops, found, out, timeout_s)
     if yosys:
         from rtlopt.frontend._param_yosys import yosys_differences
 
-        read = _yosys_files(design, [c for c in chains if c[0].name in tops], sm)
         diff, note = yosys_differences(design, read, tops, out.values, timeout_s=timeout_s)
         out.reasons += diff
         if note and _overridden(found, defparams, sm) and not _systemverilog(read):
@@ -114,6 +115,39 @@ def disagreements(design: Design, *, yosys: bool = True, timeout_s: float = 60.0
     out.reasons += _diagnostics(comp, parents, ranges)
     out.reasons = list(dict.fromkeys(out.reasons))
     return out
+
+
+def _simulator_differences(
+    design: Design,
+    read: list[Path],
+    tops: list[str],
+    found: list[list[Any]],
+    out: Agreement,
+    timeout_s: float,
+) -> list[str]:
+    """Each instance of the target whose parameters iverilog builds with other values than
+    slang's (:mod:`._param_iverilog`); a repository iverilog does not compile is a note (its
+    simulator is another, and the harness compiles the target alone)."""
+    from rtlopt.frontend._param_iverilog import differences, iverilog_values
+
+    paths = [
+        (str(c[-1].hierarchicalPath), sorted(k for k, x in v.items() if x is not None))
+        for c, v in zip(found, out.values, strict=True)
+    ]
+    got = iverilog_values(design, read, tops, paths, timeout_s=timeout_s)
+    if isinstance(got, str):
+        out.notes.append(f"parameter values not cross-checked with iverilog: {got}")
+        return []
+    name = design.target.name
+    reasons: list[str] = []
+    for (path, _), ours, theirs in zip(paths, out.values, got, strict=True):
+        diff = differences(ours, theirs)
+        if diff:
+            reasons.append(
+                f"iverilog builds {name} at {path} with {', '.join(diff)}: the simulator "
+                "builds a configuration that is not checked"
+            )
+    return reasons
 
 
 def _walk(sym: Any, above: list[Any], defparams: list[Any]) -> Iterator[list[Any]]:

@@ -23,6 +23,7 @@ from rtlopt.harness._macro_args import design_macro_problems
 from rtlopt.harness._operators import MAX_OPERATORS as MAX_OPERATORS
 from rtlopt.harness._operators import operator_problems
 from rtlopt.harness._param_checks import kept_check_spans
+from rtlopt.harness._power import power_problems
 from rtlopt.harness._powered import text_read, unit_texts
 from rtlopt.harness._pragmas import attributes as attributes
 from rtlopt.harness._pragmas import tool_pragmas as tool_pragmas
@@ -380,6 +381,7 @@ def screen_candidate(
     problems += structure_problems(code, depth, tb_top, dotted_names)
     problems += redefined_modules(text, design, text if raw is None else raw, whole_file=whole_file)
     problems += array_query_problems(code, lambda: _reference_texts(design))
+    problems += power_problems(code, lambda: _reference_texts(design))
     problems += _parsed_problems(text, code, design, tb_top, dotted_names)
     return [f"line {line}: {msg}" for line, msg in sorted(set(problems))]
 
