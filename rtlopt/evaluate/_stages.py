@@ -211,13 +211,16 @@ def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
 
 
 def _simulator_parameters(s: EvalSetup, c: Candidate) -> EvalResult | None:
-    """The candidate's parameters (local ones too) as iverilog builds them, at its defaults,
-    against slang's reading (:func:`rtlopt.frontend._param_iverilog.own_differences`): a value
-    the simulator computes otherwise is a design the proofs never read."""
-    from rtlopt.frontend._param_iverilog import own_differences
+    """The candidate's parameters (local ones too) as iverilog builds them, at its defaults and
+    in each instance of the repository with the candidate in place, against slang's reading
+    (:mod:`rtlopt.frontend._param_iverilog`): a value the simulator computes otherwise is a
+    design the proofs never read."""
+    from rtlopt.frontend._param_iverilog import own_differences, placed_differences
 
     name = s.tools.target.name
-    why = own_differences(s.design, [*c.lib, c.file], name, min(60.0, s.config.formal.timeout_s))
+    limit = min(60.0, s.config.formal.timeout_s)
+    why = own_differences(s.design, [*c.lib, c.file], name, limit)
+    why = why or placed_differences(s.design, c.text, limit)
     if not why:
         return None
     return invalid(s.config.reward, Stage.SCREEN, "unchecked: " + why, r_syn=0.0, logs=c.logs)

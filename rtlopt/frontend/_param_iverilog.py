@@ -17,10 +17,18 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["differences", "iverilog_values", "own_differences"]
+__all__ = [
+    "differences",
+    "generate_blocks",
+    "iverilog_values",
+    "own_differences",
+    "placed_differences",
+    "scopes",
+]
 
 Value = tuple[int, str] | None
 
@@ -32,6 +40,9 @@ def iverilog_values(
     paths: Sequence[tuple[str, Sequence[str]]],
     *,
     timeout_s: float = 60.0,
+    include_first: Sequence[Path] = (),
+    scopes_under: Sequence[str] = (),
+    scopes_out: set[str] | None = None,
 ) -> list[dict[str, Value]] | str:
     """For each ``(hierarchical path, parameter names)`` of ``paths``, iverilog's value of
     each parameter as ``(width, bits)`` (MSB first, x/z kept), compiling ``files`` (after the
@@ -46,12 +57,15 @@ def iverilog_values(
         for name in names:
             ref = f"{path}.{name}"
             lines.append(f'  $display("{nonce} {i} {name} %0d %b", $bits({ref}), {ref});')
+    if scopes_under:  # the scopes iverilog builds: a VCD header lists each, empty ones too
+        lines.append('  $dumpfile("scopes.vcd");')
+        lines += [f"  $dumpvars(0, {path});" for path in scopes_under]
     lines += ["end", "endmodule", ""]
     with scratch_dir(None, "rtlopt_param_iverilog_") as wd:
         probe = wd / "probe.v"
         probe.write_text("\n".join(lines))
         argv = require_tool("iverilog").argv("-g2012", "-o", str(wd / "probe.vvp"))
-        argv += [f"-I{d}" for d in design.include_dirs]
+        argv += [f"-I{d}" for d in [*include_first, *design.include_dirs]]
         argv += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in design.defines.items()]
         for top in [*tops, probe_name]:
             argv += ["-s", top]
@@ -65,7 +79,8 @@ def iverilog_values(
                 raise_on_timeout=False,
             )
             if run.timed_out or run.returncode != 0:
-                err = next((ln.strip() for ln in run.output().splitlines() if ln.strip()), "")
+                text = [ln.strip() for ln in run.output().splitlines() if ln.strip()]
+                err = next((ln for ln in text if "error" in ln.lower()), text[-1] if text else "")
                 why = "timed out" if run.timed_out else err or f"exit {run.returncode}"
                 return f"iverilog does not compile it ({why})"
             sim = run_tool(
@@ -88,7 +103,30 @@ def iverilog_values(
         for i, (_, names) in enumerate(paths):
             for name in names:
                 out[i].setdefault(name, None)
+        if scopes_out is not None and scopes_under:
+            vcd = wd / "scopes.vcd"
+            if not vcd.is_file():
+                return "its scopes were not dumped"
+            scopes_out.update(_vcd_scopes(vcd.read_text(errors="replace")))
         return out
+
+
+def _vcd_scopes(text: str) -> set[str]:
+    """The hierarchical path of every scope a VCD header declares."""
+    stack: list[str] = []
+    out: set[str] = set()
+    for m in re.finditer(
+        r"\$(scope)\s+\S+\s+(\S+)\s+\$end|\$(upscope)\b|\$(enddefinitions)\b", text
+    ):
+        if m.group(1):
+            stack.append(m.group(2))
+            out.add(".".join(stack))
+        elif m.group(3):
+            if stack:
+                stack.pop()
+        else:
+            break
+    return out
 
 
 def differences(slang: Mapping[str, Value], iverilog: Mapping[str, Value]) -> list[str]:
@@ -115,10 +153,108 @@ def _show(v: Value) -> str:
     return f"{width}'b{bits}"
 
 
+def generate_blocks(inst: Any) -> tuple[set[str], set[str]]:
+    """The generate blocks slang builds under instance ``inst`` (recursively, instances
+    included) and those it does not (their paths)."""
+    from rtlopt.frontend._slang import node_kind
+
+    built: set[str] = set()
+    unbuilt: set[str] = set()
+
+    def visit(members: Any) -> None:
+        for m in members:
+            k = node_kind(m)
+            if k == "GenerateBlock":
+                if m.isUninstantiated:
+                    unbuilt.add(str(m.hierarchicalPath))
+                else:
+                    built.add(str(m.hierarchicalPath))
+                    visit(m)
+            elif k in ("GenerateBlockArray", "InstanceArray"):
+                visit(m)
+            elif k == "Instance":
+                visit(m.body)
+
+    visit(inst.body)
+    return built, unbuilt
+
+
+def scopes(inst: Any) -> list[tuple[str, dict[str, tuple[int, str]]]]:
+    """Each scope of instance ``inst`` and below it (itself, its built generate blocks, its
+    functions and tasks, the instances in them, recursively) with slang's integral value of
+    each parameter declared there (a real or a type parameter, or a loop's genvar, is left
+    out), as ``(hierarchical path, {name: (width, bits)})``."""
+    from rtlopt.frontend._param_agree import svint_bits
+    from rtlopt.frontend._slang import node_kind
+
+    out: list[tuple[str, dict[str, tuple[int, str]]]] = []
+
+    def visit(path: str, members: Any) -> None:
+        values: dict[str, tuple[int, str]] = {}
+        for m in members:
+            k = node_kind(m)
+            if k == "Parameter" and m.syntax is not None:
+                try:
+                    v = svint_bits(m.value.value)
+                except Exception:  # noqa: BLE001 - no value slang can give
+                    v = None
+                if v is not None:
+                    values[str(m.name)] = v
+            elif k == "GenerateBlock" and not m.isUninstantiated:
+                visit(str(m.hierarchicalPath), m)
+            elif k in ("GenerateBlockArray", "InstanceArray"):
+                visit(path, m)  # its blocks or instances, each a scope of its own
+            elif k == "Subroutine":
+                visit(str(m.hierarchicalPath), m)
+            elif k == "Instance":
+                visit(str(m.hierarchicalPath), m.body)
+        if values:
+            out.append((path, values))
+
+    visit(str(inst.hierarchicalPath), inst.body)
+    return out
+
+
+def _compared(
+    design: Design,
+    files: Sequence[Path],
+    tops: Sequence[str],
+    found: list[tuple[str, dict[str, tuple[int, str]]]],
+    timeout_s: float,
+    include_first: Sequence[Path] = (),
+    blocks_of: Sequence[Any] = (),
+) -> str | list[str]:
+    """iverilog's values of ``found`` against slang's: the differences (``path: name
+    (iverilog: v, slang: w)``), or why iverilog gave none (a string)."""
+    paths = [(path, sorted(values)) for path, values in found]
+    built: set[str] = set()
+    got = iverilog_values(
+        design,
+        files,
+        tops,
+        paths,
+        timeout_s=timeout_s,
+        include_first=include_first,
+        scopes_under=[str(i.hierarchicalPath) for i in blocks_of],
+        scopes_out=built,
+    )
+    if isinstance(got, str):
+        return got
+    out: list[str] = []
+    for inst in blocks_of:
+        slang_built, slang_unbuilt = generate_blocks(inst)
+        out += [
+            f"{b} (a generate block slang does not build)" for b in sorted(built & slang_unbuilt)
+        ]
+        out += [f"{b} (no generate block: slang builds one)" for b in sorted(slang_built - built)]
+    for (path, ours), theirs in zip(found, got, strict=True):
+        out += [f"{path}.{d}" for d in differences(ours, theirs)]
+    return out
+
+
 def own_differences(design: Design, files: Sequence[Path], top: str, timeout_s: float) -> str:
     """Why iverilog builds module ``top`` of ``files`` (at its defaults) with other parameter
-    values than slang reads there, or "" (none differ, or it has no parameters)."""
-    from rtlopt.frontend._param_agree import _bits_of
+    values than slang reads, in any scope of it (:func:`scopes`), or ""."""
     from rtlopt.frontend._params import _compile
 
     try:
@@ -126,17 +262,59 @@ def own_differences(design: Design, files: Sequence[Path], top: str, timeout_s: 
         inst = next(i for i in root.topInstances if i.name == top)
     except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
         return f"slang cannot elaborate {top} to compare its parameter values ({exc})"
-    # an integral value each (a real or a type parameter is no bit pattern to compare)
-    ours = {k: v for k, v in _bits_of(inst).items() if v is not None}
-    if not ours:
+    found = scopes(inst)
+    if not found and not any(generate_blocks(inst)):
         return ""
-    got = iverilog_values(design, files, [top], [(top, sorted(ours))], timeout_s=timeout_s)
-    if isinstance(got, str):
-        return f"iverilog's values of the parameters of {top} are not known: {got}"
-    diff = differences(ours, got[0])
+    diff = _compared(design, files, [top], found, timeout_s, blocks_of=[inst])
+    if isinstance(diff, str):
+        return f"iverilog's values of the parameters of {top} are not known: {diff}"
     if not diff:
         return ""
     return (
-        f"iverilog builds {top} with {', '.join(diff)}: the simulator reads a parameter "
-        "otherwise than the proofs (write its type and width, e.g. localparam [4:0] P = ...)"
+        f"iverilog builds {', '.join(diff[:3])}: the simulator computes a value at elaboration "
+        "otherwise than the proofs (give a parameter its type and width: localparam [4:0] P)"
+    )
+
+
+def placed_differences(design: Design, candidate: str, timeout_s: float) -> str:
+    """Why iverilog builds an instance of the target with other parameter values than slang
+    reads there, in any scope of it, ``candidate`` in the target's place in the repository
+    (each parent's overrides, the candidate's own values under them), or "". A repository
+    iverilog does not compile even with the original module is not compared (its simulator
+    is another)."""
+    from rtlopt.frontend._param_agree import _walk, _yosys_files
+    from rtlopt.frontend._params import _compile
+    from rtlopt.tools import scratch_dir
+
+    t = design.target
+    full = t.file.read_text(errors="replace")
+    placed = full[: t.start] + candidate + full[t.end :]
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    try:
+        comp = _compile(files, {t.file: placed}, design)
+        chains = list(_walk(comp.getRoot(), [], []))
+    except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
+        return f"slang cannot elaborate the repository with the change ({exc})"
+    below = [c for c in chains if len(c) > 1 and c[-1].body.definition.name == t.name]
+    found = [scope for c in below for scope in scopes(c[-1])]
+    if not found and not any(b for c in below for b in generate_blocks(c[-1])):
+        return ""
+    tops = list(dict.fromkeys(str(c[0].name) for c in below))
+    read = _yosys_files(design, [c for c in chains if c[0].name in tops], comp.sourceManager)
+    with scratch_dir(None, "rtlopt_param_placed_") as wd:
+        copy = wd / t.file.name
+        copy.write_text(placed)
+        swapped = [copy if f == t.file else f for f in read]
+        diff = _compared(
+            design, swapped, tops, found, timeout_s, [t.file.parent], [c[-1] for c in below]
+        )
+    if isinstance(diff, str):
+        if isinstance(_compared(design, read, tops, [], timeout_s), str):
+            return ""  # not even the repository as it is
+        return f"iverilog does not build the repository with the change: {diff}"
+    if not diff:
+        return ""
+    return (
+        f"iverilog builds {', '.join(diff[:3])}: the simulator computes a value at elaboration "
+        "otherwise than the proofs"
     )

@@ -1,9 +1,16 @@
-"""A power whose exponent is read at run time.
+"""Operators iverilog's run time evaluates otherwise than IEEE 1800 and both proofs.
 
-iverilog 11 evaluates ``**`` at run time otherwise than IEEE 1800 (table 11-4) and both proofs
-(Yosys, slang) when the exponent is negative: in an expression wider than 32 bits it returns 0
-(``1 ** k`` with ``k = -7``; ``(-1) ** k``). Only the reference's own spelling of such a power
-is read alike by every side; a candidate's new one is refused.
+- A power whose exponent reads a signal: iverilog 11 gives 0 for a negative exponent in an
+  expression wider than 32 bits (``64'sd1 ** k`` with ``k = -7``; IEEE 1800 table 11-4 and
+  Yosys and slang give 1). A constant exponent is folded at elaboration (a parameter's value is
+  compared with iverilog's own, :mod:`rtlopt.frontend._param_iverilog`).
+- ``$clog2`` of an argument that may be a negative value narrower than 32 bits (a signed sized
+  literal, ``$signed``, a name declared ``signed``): iverilog sign-extends it to 32 bits
+  (``$clog2(-4'sd8)`` is 32 to it, 3 to the proofs).
+
+A name is a constant only when every declaration of it in the text is a parameter, a
+localparam or a genvar (a signal of the same name in another scope makes it a signal). The
+reference's own uses are not exempt: the same spelling may read another declaration.
 """
 
 from __future__ import annotations
@@ -11,12 +18,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rtlopt.verilog import blank_comments, line_of
+from rtlopt.verilog import line_of
 
 __all__ = ["power_problems"]
 
-_DECLARED = re.compile(r"\b(?:parameter|localparam|genvar)\b([^;]*)")
-_NAME = re.compile(r"(?<![\w$'])([A-Za-z_][\w$]*)")
+_CONSTANT = re.compile(r"\b(?:parameter|localparam|genvar)\b([^;]*)")
+_SIGNAL = re.compile(
+    r"\b(?:wire|reg|logic|bit|byte|int|shortint|longint|integer|time|real|realtime|"
+    r"input|output|inout|tri|tri0|tri1|wand|wor|supply0|supply1|var|uwire)\b([^;]*)"
+)
+_SIGNED_DECL = re.compile(r"\bsigned\b([^;]*)")
+_NAME = re.compile(r"(?<![\w$'.])([A-Za-z_][\w$]*)")
+_SIGNED_LITERAL = re.compile(r"\d\s*'\s*[sS]|\$signed\b")
 
 
 def _operand(code: str, at: int) -> str:
@@ -35,49 +48,67 @@ def _operand(code: str, at: int) -> str:
     while i < len(code) and code[i] in " \t\r\n":
         i += 1
     if i < len(code) and code[i] == "(":
-        depth = 0
-        while i < len(code):
-            depth += {"(": 1, ")": -1}.get(code[i], 0)
-            i += 1
-            if depth == 0:
-                break
+        i = _group_end(code, i)
     return code[start:i]
 
 
-def _constants(code: str) -> set[str]:
-    names: set[str] = set()
-    for m in _DECLARED.finditer(code):
-        names.update(n for n in _NAME.findall(m.group(1)))
-    return names
+def _group_end(code: str, i: int) -> int:
+    """The index after the parenthesized group that opens at ``i``."""
+    depth = 0
+    while i < len(code):
+        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        i += 1
+        if depth == 0:
+            break
+    return i
+
+
+def _names(pattern: re.Pattern[str], code: str) -> set[str]:
+    return {n for m in pattern.finditer(code) for n in _NAME.findall(m.group(1))}
+
+
+def _signals(code: str) -> set[str]:
+    """The names a signal declaration may declare (a parameter's type keyword, as in
+    ``parameter integer N``, declares no signal)."""
+    out: set[str] = set()
+    for m in _SIGNAL.finditer(code):
+        cut = max(code.rfind(c, 0, m.start()) for c in ";(,")
+        if re.search(r"\b(?:parameter|localparam)\b", code[cut + 1 : m.start()]):
+            continue
+        out.update(_NAME.findall(m.group(1)))
+    return out
+
+
+def _problem(code: str, at: int, text: str, why: str) -> tuple[int, str]:
+    return (
+        line_of(code, at),
+        f"{why} (`{' '.join(text.split())}`): iverilog evaluates it at run time otherwise than "
+        "the proofs; write it as a shift or a product, or with an unsigned constant",
+    )
 
 
 def power_problems(code: str, references: Callable[[], list[str]]) -> list[tuple[int, str]]:
-    """Each ``**`` of comment-blanked ``code`` whose exponent reads a signal (may be negative
-    at run time), unless a reference text holds the same power."""
+    """Each ``**`` of comment-blanked ``code`` whose exponent reads a signal, and each
+    ``$clog2`` whose argument may be a narrow negative value (see the module docstring).
+    ``references`` is kept for the screen's signature: no reference spelling exempts one."""
+    del references
     found: list[tuple[int, str]] = []
-    consts: set[str] | None = None
-    refs: list[str] | None = None
+    if "**" not in code and "$clog2" not in code:
+        return found
+    signals = _signals(code)
+    consts = _names(_CONSTANT, code) - signals
+    signed = _names(_SIGNED_DECL, code)
     for m in re.finditer(r"\*\*", code):
         exponent = _operand(code, m.end())
-        if consts is None:
-            consts = _constants(code)
         names = {n for n in _NAME.findall(exponent) if not n.startswith("$")}
-        names -= {"signed", "unsigned"}
-        run_time = bool(names - consts)
-        if not run_time:  # a constant: folded at elaboration (a parameter's value is compared)
-            continue
-        if refs is None:
-            refs = ["".join(blank_comments(t).split()) for t in references()]
-        spelled = "".join(("**" + exponent).split())
-        if any(spelled in r for r in refs):
-            continue
-        found.append(
-            (
-                line_of(code, m.start()),
-                f"a power whose exponent reads a signal (`**{exponent.strip()}`): iverilog "
-                "evaluates a negative exponent at run time otherwise than the proofs (IEEE "
-                "1800 table 11-4); write the power as a shift or a product, or with an "
-                "unsigned constant exponent",
+        if names - consts - {"signed", "unsigned"}:
+            found.append(
+                _problem(code, m.start(), "**" + exponent, "a power whose exponent reads a signal")
             )
-        )
+    for m in re.finditer(r"\$clog2\s*\(", code):
+        arg = code[m.end() - 1 : _group_end(code, m.end() - 1)]
+        if _SIGNED_LITERAL.search(arg) or set(_NAME.findall(arg)) & signed:
+            found.append(
+                _problem(code, m.start(), "$clog2" + arg, "$clog2 of a value that may be negative")
+            )
     return found

@@ -38,11 +38,11 @@ CASES = {
             "  localparam signed [3:0] K = -4'sd8;\n  localparam S = $clog2(K) - 3;\n",
             "a[7:0] >> S",
         ),
-        "iverilog builds m with S",
+        "$clog2 of a value that may be negative",
     ),
     "sized_carry": (
         _cand("  localparam P = 4'd9 + 4'd9;\n", "a[7:0] >> (P - 4'd2)"),
-        "iverilog builds m with P (iverilog: 5'd18, slang: 4'd2)",
+        "iverilog builds m.P (iverilog: 5'd18, slang: 4'd2)",
     ),
     "constant_function": (
         _cand(
@@ -50,7 +50,7 @@ CASES = {
             "  localparam S = f(32'd0);\n",
             "a[7:0] & {8{~S}}",
         ),
-        "iverilog builds m with S",
+        "iverilog builds m.S",
     ),
 }
 
@@ -95,7 +95,7 @@ def test_a_parameterization_the_simulator_builds_otherwise_is_unchecked(
     cand = M.format(body="  assign y = (((W * 37) & 63) == 26) ? a : a >> W;\n")
     rc, out = evaluate_text(repo, "m.v", cand)
     reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
-    assert rc == 1 and "iverilog builds m at top.u with W (iverilog: 5'd18" in reason, reason
+    assert rc == 1 and "iverilog builds top.u.W (iverilog: 5'd18" in reason, reason
 
 
 def test_the_gate_refuses_a_parent_value_respelled_for_the_simulator(
@@ -110,4 +110,77 @@ def test_the_gate_refuses_a_parent_value_respelled_for_the_simulator(
     (repo / "top.v").write_text(TOP.format(p="4'd9 + 4'd9"))
     subprocess.run(["git", *GIT_ID, "-C", str(repo), "add", "top.v"], check=True)
     r = run_rtlopt(repo, "check", "--no-ppa")
-    assert r.returncode == 1 and "iverilog builds top with P" in r.stdout, r.stdout[-1500:]
+    assert r.returncode == 1 and "top.P (iverilog: 5'd18, slang: 4'd2)" in r.stdout, r.stdout[
+        -1500:
+    ]
+
+
+def test_a_candidate_value_the_simulator_computes_otherwise_under_a_parent_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The candidate's own localparam reads alike at its defaults (W = 8) but not where the
+    parent builds it (W = 2: 4'd9 + 4'd9 is 18 to iverilog, 2 to the proofs)."""
+    files = {"m.v": M.format(body="  assign y = a >> W;\n"), "top.v": TOP.format(p="2")}
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    cand = M.format(
+        body="  localparam P = (W == 2) ? 4'd9 + 4'd9 : 4'd2;\n"
+        f"  assign y = {RARE} ? a >> (W + P - 4'd2) : a >> W;\n"
+    )
+    rc, out = evaluate_text(repo, "m.v", cand)
+    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    assert rc == 1 and "iverilog builds top.u.P" in reason, reason
+
+
+#: Round 95: the same values outside the module's own parameter list, each refused
+SCOPES = {
+    "generate_block": (
+        "module m(input [31:0] a, input [31:0] b, output [7:0] y);\n"
+        "  if (1) begin : g\n    localparam P = 4'd9 + 4'd9;\n"
+        f"    assign y = {RARE} ? a[7:0] >> (P - 4'd2) : a[7:0];\n  end\nendmodule\n",
+        "iverilog builds m.g.P (iverilog: 5'd18, slang: 4'd2)",
+    ),
+    "function_local": (
+        _cand(
+            "  function [7:0] f(input [7:0] v);\n    localparam P = 4'd9 + 4'd9;\n"
+            "    f = v >> (P - 4'd2);\n  endfunction\n",
+            "f(a[7:0])",
+        ),
+        "iverilog builds m.f.P",
+    ),
+    "generate_if": (
+        "module m(input [31:0] a, input [31:0] b, output [7:0] y);\n"
+        "  function f(input [31:0] v);\n    f = (-3 >= $signed(v[0]));\n  endfunction\n"
+        f"  if (f(32'd0)) begin : g\n    assign y = {RARE} ? 8'd0 : a[7:0];\n"
+        "  end else begin : h\n    assign y = a[7:0];\n  end\nendmodule\n",
+        "iverilog builds m.g (a generate block slang does not build)",
+    ),
+    "clog2_inline": (
+        _cand("  localparam signed [3:0] K = -4'sd8;\n", "a[7:0] >> ($clog2(K) - 3)"),
+        "$clog2 of a value that may be negative",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCOPES))
+def test_a_value_the_simulator_computes_otherwise_in_any_scope_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    cand, why = SCOPES[case]
+    repo = committed_repo(tmp_path / "repo", {"m.v": REF}, monkeypatch, tmp_path / "cache")
+    rc, out = evaluate_text(repo, "m.v", cand)
+    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    assert rc == 1 and not out.get("accepted") and why in reason, reason
+
+
+def test_a_submodule_the_candidate_defines_is_compared_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cand = (
+        "module m_shift(input [7:0] v, output [7:0] o);\n  localparam P = 4'd9 + 4'd9;\n"
+        "  assign o = v >> (P - 4'd2);\nendmodule\n"
+        + _cand("  wire [7:0] s;\n  m_shift u(.v(a[7:0]), .o(s));\n", "s")
+    )
+    repo = committed_repo(tmp_path / "repo", {"m.v": REF}, monkeypatch, tmp_path / "cache")
+    rc, out = evaluate_text(repo, "m.v", cand)
+    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    assert rc == 1 and "iverilog builds m.u.P" in reason, reason

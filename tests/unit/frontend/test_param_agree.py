@@ -152,7 +152,7 @@ def test_a_repository_yosys_cannot_read_is_noted_not_doubted(tmp_path: Path) -> 
     (tmp_path / "top.sv").write_text(top)
     got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
     assert got.reasons == []
-    assert got.notes and "not cross-checked with Yosys" in got.notes[0], got.notes
+    assert any("not cross-checked with Yosys" in n for n in got.notes), got.notes
 
 
 @pytest.mark.tools
@@ -188,7 +188,7 @@ def test_a_systemverilog_repository_yosys_cannot_read_is_noted(tmp_path: Path) -
     (tmp_path / "top.sv").write_text(top)
     got = disagreements(load_design(tmp_path / "m.v", "m", ProjectConfig()))
     assert got.reasons == [], got.reasons
-    assert got.notes and "not cross-checked with Yosys" in got.notes[0], got.notes
+    assert any("not cross-checked with Yosys" in n for n in got.notes), got.notes
 
 
 #: A struct whose field list a macro chooses (red team 36 F1): its width is no plain value.
