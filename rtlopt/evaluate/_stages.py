@@ -213,9 +213,9 @@ def compile_stage(s: EvalSetup, c: Candidate) -> EvalResult | None:
 def _simulator_parameters(s: EvalSetup, c: Candidate) -> EvalResult | None:
     """The candidate's parameters (local ones too) as iverilog builds them, at its defaults and
     in each instance of the repository with the candidate in place, against slang's reading
-    (:mod:`rtlopt.frontend._param_iverilog`): a value the simulator computes otherwise is a
+    (:mod:`rtlopt.frontend._param_simulator`): a value the simulator computes otherwise is a
     design the proofs never read."""
-    from rtlopt.frontend._param_iverilog import own_differences, placed_differences
+    from rtlopt.frontend._param_simulator import own_differences, placed_differences
 
     name = s.tools.target.name
     limit = min(60.0, s.config.formal.timeout_s)
