@@ -37,6 +37,7 @@ from rtlopt.harness._nodes import _children, _kind, _span, _walk
 from rtlopt.harness._races import exposed_outputs, nodes, race_problems
 from rtlopt.harness._syntax import parse
 from rtlopt.harness._wide_constant import wide_constant_problems
+from rtlopt.harness._wide_division import wide_division_problems
 from rtlopt.harness._wide_index import wide_index_problems
 from rtlopt.harness._xcontrol import x_control_problems
 from rtlopt.verilog import blank_comments, blank_spans, line_of, scan
@@ -347,7 +348,8 @@ def _elaborated_problems(tree: Any, shift: int, reference: str | None) -> list[t
     """Case items read at different widths (:mod:`._casewidth`), decisions on an undriven
     or constant-x value (:mod:`._xcontrol`), indices wider than a simulator reads
     (:mod:`._wide_index`), parameters whose unsized value needs more than 32 bits
-    (:mod:`._wide_constant`) and, in a candidate (``reference``: the reference's text),
+    (:mod:`._wide_constant`), divisions wider than 64 bits in continuous assignments
+    (:mod:`._wide_division`) and, in a candidate (``reference``: the reference's text),
     ``foreach`` loops a simulator runs in the other order (:mod:`._foreach_order`), on the text
     elaborated alone."""
     try:
@@ -356,6 +358,7 @@ def _elaborated_problems(tree: Any, shift: int, reference: str | None) -> list[t
             return []
         found = case_width_problems(design, shift) + x_control_problems(design, shift)
         found += wide_index_problems(design, shift) + wide_constant_problems(design, shift)
+        found += wide_division_problems(design, shift)
         if reference is not None:
             found += foreach_problems(design, shift, blank_comments(reference))
         return found
