@@ -18,10 +18,13 @@ if TYPE_CHECKING:
     from rtlopt.frontend._param_deps import ParamDependence
     from rtlopt.frontend._params import Elaborations, Parameterization
 
-__all__ = ["COMBINATIONS", "ProbeChoice"]
+__all__ = ["COMBINATIONS", "SPECIAL", "ProbeChoice"]
 
 #: At most this many probes combine parameters (pairs, then all together).
 COMBINATIONS = 6
+#: At most this many probes of a parameter of a target nothing instantiates at the values a
+#: constant expression of the candidate singles out (:meth:`ProbeChoice._special`).
+SPECIAL = 2
 
 log = logging.getLogger("rtlopt.evaluate._params")
 
@@ -87,6 +90,8 @@ class ProbeChoice:
                     continue
                 return [], self._missing(p, k)
             firsts[p] = dict(got[0].values)[p]
+            if k > 0 and not inst and self._members(p) is None:  # a guard computed from p
+                got += self._pick(p, self._special(text, p), SPECIAL, got)
             if k > 0 and deps.fixed and self._members(p) is None:  # no width of an enum
                 got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
             chosen += [pz for pz in got if pz not in chosen]
@@ -136,6 +141,15 @@ class ProbeChoice:
             if k <= 0
             else f"no other value of {p} elaborates the reference and passes it against itself"
         )
+
+    def _special(self, text: str, p: str) -> list[str]:
+        """The values of ``p`` that a rarely changing constant expression of the candidate
+        singles out (:func:`rtlopt.frontend._param_special.special_values`)."""
+        from rtlopt.frontend._param_special import special_values
+
+        default = dict(self._found()[0].values)[p]
+        with self._probe_lock:
+            return special_values(text, self.design.target.name, p, default, self.design)
 
     def _members(self, p: str) -> list[str] | None:
         """The members' values of enum parameter ``p``; None when ``p`` is no enum."""

@@ -1,17 +1,19 @@
-"""Divisions wider than 64 bits that iverilog's continuous assignments compute otherwise.
+"""Divisions wider than 64 bits, which iverilog's run time computes otherwise.
 
 iverilog 11 evaluates a ``/`` of a continuous assignment (``assign``, a net's initializer, an
 expression in an instance's port connection) in a run-time functor; wider than 64 bits it gives
-0 for a divisor of 1 (measured: ``assign y = a / 65'd1`` is 0 for every ``a``, the same
-division in an ``always`` block or a function is ``a``). Yosys and slang (both proofs) read
-``a``, so a candidate whose quotient by 1 matters on one input no random vector draws was
-proven while every simulation of the repository reads 0 there (round 96). Random fuzzing of
+0 for a divisor of 1 (measured: ``assign y = a / 65'd1`` is 0 for every ``a``). In procedural
+code a 128-bit division by a 65-bit divisor gives a wrong quotient and a 130-bit one never
+ends (vvp ignores SIGTERM there). Yosys and slang (both proofs) compute the quotient, so a
+candidate whose quotient matters on one input no random vector draws was proven while every
+simulation of the repository reads another value there (round 96). Random fuzzing of
 ``/ % * + - << >> < >= ==`` at widths 8-200, signed and unsigned, in nets and in ``always``
-blocks found no other difference (a run-time ``**`` is judged by :mod:`._power`).
+blocks found no other difference (a run-time ``**`` is judged by :mod:`._power`); a division
+folded at elaboration is exact.
 
-Judged, fail closed: each ``/`` and ``%`` evaluated wider than 64 bits (slang's
-context-determined width, under the text's parameter values) outside procedural code and
-functions. The fix: compute it in an ``always @*`` block (or a function), or narrow it.
+Judged, fail closed: each ``/`` and ``%`` that is not a constant and is evaluated wider than 64
+bits (slang's context-determined width, under the text's parameter values). The fix: narrow it
+(a divider of at most 64 bits, or one written out).
 """
 
 from __future__ import annotations
@@ -22,10 +24,8 @@ from rtlopt.harness._elaborated import Elaborated
 
 __all__ = ["wide_division_problems"]
 
-#: Where iverilog runs thread code (its division there is exact): the subtree is not judged.
-_PROCEDURAL = frozenset({"ProceduralBlock", "Subroutine"})
 _OPS = frozenset({"BinaryOperator.Divide", "BinaryOperator.Mod"})
-#: The widest division iverilog's functors compute in one machine word.
+#: The widest division iverilog computes in one machine word.
 WORD = 64
 
 
@@ -34,28 +34,24 @@ def _kind(e: Any) -> str:
 
 
 def wide_division_problems(design: Elaborated, shift: int) -> list[tuple[int, str]]:
-    """``(offset, message)`` of each ``/`` or ``%`` wider than :data:`WORD` bits in a
-    continuous assignment, a net initializer or a port connection (module docstring); offsets
-    into the parsed text, less ``shift``."""
+    """``(offset, message)`` of each ``/`` or ``%`` that is no constant and is wider than
+    :data:`WORD` bits (module docstring); offsets into the parsed text, less ``shift``."""
     from pyslang import ast
 
     out: list[tuple[int, str]] = []
 
     def each(node: Any) -> Any:
-        k = _kind(node)
-        if k in _PROCEDURAL:
-            return ast.VisitAction.Skip
-        if k == "BinaryOp" and str(node.op) in _OPS and node.constant is None:
+        if _kind(node) == "BinaryOp" and str(node.op) in _OPS and node.constant is None:
             width = int(node.type.bitWidth) if node.type.isIntegral else 0
             if width > WORD:
                 text = " ".join(str(node.syntax).split()) if node.syntax is not None else "it"
                 out.append(
                     (
                         int(node.sourceRange.start.offset) - shift,
-                        f"{text} is a {width}-bit division in a continuous assignment: "
-                        "iverilog's run time computes it otherwise than synthesis and the "
-                        "proof (a divisor of 1 gives 0 wider than 64 bits); compute it in an "
-                        "always @* block or a function, or narrow it",
+                        f"{text} is a {width}-bit division: iverilog's run time computes "
+                        "divisions wider than 64 bits otherwise than synthesis and the proof "
+                        "(a divisor of 1 gives 0 in a continuous assignment); narrow it to at "
+                        "most 64 bits",
                     )
                 )
         return ast.VisitAction.Advance
