@@ -138,6 +138,13 @@ def elaborate(tree: Any) -> Elaborated | None:
     return Elaborated(tree, comp)
 
 
+def spot(node: Any, shift: int, unnamed: str) -> tuple[int, str]:
+    """Where ``node`` starts in the parsed text, less ``shift``, and its text on one line
+    (``unnamed`` when it has no syntax)."""
+    text = " ".join(str(node.syntax).split()) if node.syntax is not None else unnamed
+    return int(node.sourceRange.start.offset) - shift, text
+
+
 def expressions(expr: Any) -> Iterator[Any]:
     """``expr`` and every expression under it."""
     found: list[Any] = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.harness._elaborated import Elaborated
+from rtlopt.harness._elaborated import Elaborated, spot
 
 __all__ = ["wide_division_problems"]
 
@@ -36,25 +36,22 @@ def _kind(e: Any) -> str:
 def wide_division_problems(design: Elaborated, shift: int) -> list[tuple[int, str]]:
     """``(offset, message)`` of each ``/`` or ``%`` that is no constant and is wider than
     :data:`WORD` bits (module docstring); offsets into the parsed text, less ``shift``."""
-    from pyslang import ast
-
     out: list[tuple[int, str]] = []
 
-    def each(node: Any) -> Any:
-        if _kind(node) == "BinaryOp" and str(node.op) in _OPS and node.constant is None:
-            width = int(node.type.bitWidth) if node.type.isIntegral else 0
-            if width > WORD:
-                text = " ".join(str(node.syntax).split()) if node.syntax is not None else "it"
-                out.append(
-                    (
-                        int(node.sourceRange.start.offset) - shift,
-                        f"{text} is a {width}-bit division: iverilog's run time computes "
-                        "divisions wider than 64 bits otherwise than synthesis and the proof "
-                        "(a divisor of 1 gives 0 in a continuous assignment); narrow it to at "
-                        "most 64 bits",
-                    )
+    def check(node: Any) -> None:
+        if _kind(node) != "BinaryOp" or str(node.op) not in _OPS or node.constant is not None:
+            return
+        width = int(node.type.bitWidth) if node.type.isIntegral else 0
+        if width > WORD:
+            at, text = spot(node, shift, "a division")
+            out.append(
+                (
+                    at,
+                    f"{text} is a {width}-bit division: iverilog's run time computes divisions "
+                    "wider than 64 bits otherwise than synthesis and the proof (a divisor of 1 "
+                    "gives 0 in a continuous assignment); narrow it to at most 64 bits",
                 )
-        return ast.VisitAction.Advance
+            )
 
-    design.compilation.getRoot().visit(each)
+    design.visit(check)
     return sorted(set(out))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.harness._elaborated import Elaborated
+from rtlopt.harness._elaborated import Elaborated, spot
 
 __all__ = ["wide_index_problems"]
 
@@ -67,10 +67,10 @@ def wide_index_problems(design: Elaborated, shift: int) -> list[tuple[int, str]]
             why = "is an unsigned 32-bit value selecting in a dimension with a negative bound"
         else:
             return
-        text = " ".join(str(node.syntax).split()) if node.syntax is not None else "a select"
+        at, text = spot(node, shift, "a select")
         out.append(
             (
-                int(node.sourceRange.start.offset) - shift,
+                at,
                 f"the index of {text} {why}: simulation reads its low 32 bits as a signed "
                 "integer, synthesis and the proof the whole value (an out-of-range index "
                 "selects an element in simulation only); select with the bits that can be in "
