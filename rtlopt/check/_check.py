@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 import os
 import re
 import shutil
@@ -23,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rtlopt.check._ppa_compare import compare_ppa, percent_text, ratio
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
 from rtlopt.evaluate import Evaluator
 from rtlopt.harness._verification_only import NOT_JUDGED
-from rtlopt.results import PPA, EvalResult, Stage, Status, Verdict, ppa_problem
+from rtlopt.results import EvalResult, Stage, Status, Verdict
 from rtlopt.shown import md_code, md_text
 from rtlopt.verilog import ModuleSpan, module_spans
 
@@ -93,7 +93,7 @@ class CheckReport:
             def delta(attr: str, m: ModuleCheck = m) -> str:
                 if m.before is None or m.after is None:
                     return "-"
-                return percent_text(_ratio(getattr(m.before, attr), getattr(m.after, attr)))
+                return percent_text(ratio(getattr(m.before, attr), getattr(m.after, attr)))
 
             result = "pass" if m.ok else "FAIL: " + "; ".join(m.findings)
             # every cell that carries a name, a path or a reason is escaped: a module named
@@ -128,25 +128,6 @@ def cell(text: str) -> str:
 def code_cell(text: str) -> str:
     """A name or path as a code span no backtick inside it can close."""
     return md_code(text)
-
-
-def _ratio(old: Any, new: Any) -> float | None:
-    """The relative change new/old - 1, or None when either figure is missing, zero or not
-    finite (a failed measurement is never a percentage)."""
-    try:
-        old_f, new_f = float(old), float(new)
-    except (TypeError, ValueError):
-        return None
-    if not (math.isfinite(old_f) and math.isfinite(new_f)) or old_f <= 0 or new_f < 0:
-        return None
-    return new_f / old_f - 1
-
-
-def percent_text(change: float | None) -> str:
-    """A relative change as a percentage; "-" when there is none or it is not finite."""
-    if change is None or not math.isfinite(change):
-        return "-"
-    return f"{change * 100:+.1f}%"
 
 
 def _relative(files: Sequence[Path], top: Path) -> list[str]:
@@ -297,7 +278,12 @@ class _Job:
 
 
 def _run_jobs(
-    cfg: Config, base_tree: Path, jobs: Sequence[_Job], pdk: Any, tmp: Path
+    cfg: Config,
+    base_tree: Path,
+    jobs: Sequence[_Job],
+    pdk: Any,
+    tmp: Path,
+    new_tree: Path | None = None,
 ) -> dict[int, ModuleCheck]:
     """Evaluate the changed modules, several at once (``eval.workers``; 0: one per core):
     each has its own evaluator and tools, and the order of the report stays the file order."""
@@ -305,7 +291,7 @@ def _run_jobs(
 
     def one(job: _Job) -> ModuleCheck:
         # a folder per job: two files may define modules of one name
-        return _check_module(cfg, base_tree, job, pdk, tmp / f"job{jobs.index(job)}")
+        return _check_module(cfg, base_tree, job, pdk, tmp / f"job{jobs.index(job)}", new_tree)
 
     if workers == 1:
         return {id(j): one(j) for j in jobs}
@@ -499,7 +485,20 @@ def _evaluator(cfg: Config, design: Any, workdir: Path, pdk: Any) -> Evaluator:
     )
 
 
-def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> ModuleCheck:
+def _judge(cfg: Config) -> Any:
+    """``evaluate(design, text, workdir)``: a required change judged as the gate judges it."""
+
+    def run(design: Any, text: str, workdir: Path) -> EvalResult:
+        with _evaluator(cfg, design, workdir, None) as ev:
+            return ev.evaluate(text, equivalence=True)
+
+    return run
+
+
+def _check_module(
+    cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path, new_tree: Path | None = None
+) -> ModuleCheck:
+    from rtlopt.check._new_instances import under_new_instances
     from rtlopt.frontend import load_design
 
     rel, name = job.rel, job.name
@@ -554,44 +553,16 @@ def _check_module(cfg: Config, tree: Path, job: _Job, pdk: Any, tmp: Path) -> Mo
             mc.equivalence = "unknown"
             mc.findings.append(f"not kept: {second_proof_failure(second.reason)}")
             return mc
+        why = under_new_instances(cfg, design, new_tree, rel, name, new_src, _judge(cfg), tmp)
+        if why:
+            mc.equivalence = "unknown" if "unchecked" in why or "not proven" in why else "refuted"
+            mc.findings.append(gate_wording(why, rel))
+            return mc
     else:
         mc.equivalence = "not required"
         if res.status is not Status.OK:
             mc.findings.append(gate_wording(res.reason, rel))
             return mc
     if ref is not None and ref.ppa is not None and res.ppa is not None:
-        _compare_ppa(mc, ref.ppa, res.ppa, kind, cfg.check.ppa_threshold)
+        compare_ppa(mc, ref.ppa, res.ppa, kind, cfg.check.ppa_threshold)
     return mc
-
-
-def _compare_ppa(mc: ModuleCheck, before: PPA, after: PPA, kind: str, threshold: float) -> None:
-    """The figure of merit before and after; a figure that is not credible or no finite
-    measurement is said, never turned into a percentage."""
-    mc.before, mc.after = before, after
-    mc.metric_change = _metric_change(mc, before, after, kind)
-    if mc.metric_change is not None and mc.metric_change > threshold:
-        mc.findings.append(
-            f"{kind.upper()} worse by {mc.metric_change * 100:.1f}% "
-            f"(threshold {threshold * 100:.1f}%)"
-        )
-
-
-def _metric_change(mc: ModuleCheck, before: PPA, after: PPA, kind: str) -> float | None:
-    """The relative change of the figure of merit, or None (with a note saying why) when a
-    figure is not credible or the change is not a finite number: never a percentage then."""
-    for side, ppa in (("reference", before), ("change", after)):
-        problem = ppa_problem(ppa)
-        if problem:
-            mc.notes.append(f"PPA of the {side} not credible ({problem}): not compared")
-            return None
-    try:
-        old, new = before.metric(kind), after.metric(kind)
-    except ValueError as exc:
-        mc.notes.append(f"PPA not compared: {exc}")
-        return None
-    change = _ratio(old, new)
-    if change is None:
-        mc.notes.append(
-            f"PPA change not finite ({kind} {old!r} before, {new!r} after): not compared"
-        )
-    return change

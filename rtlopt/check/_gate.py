@@ -392,7 +392,7 @@ class _Gate:
         modules += definition_findings(lookups, graph, self.changes, self.read, flagged)
         self._reached(cfg, rules, graph, tree, modules)
         jobs = [self._with_rule(m) for m in modules if isinstance(m, _Job)]
-        done = _run_jobs(cfg, tree, jobs, pdk, self.tmp)
+        done = _run_jobs(cfg, tree, jobs, pdk, self.tmp, self.new_tree)
         by_key = {(j.rel, j.name): done[id(j)] for j in jobs}
         out = [by_key[(m.rel, m.name)] if isinstance(m, _Job) else m for m in modules]
         for m in out:

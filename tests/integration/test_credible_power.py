@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rtlopt.check._check import ModuleCheck, _metric_change
+from rtlopt.check._check import ModuleCheck
+from rtlopt.check._ppa_compare import _metric_change
 from rtlopt.config import FlowConfig, SandboxConfig
 from rtlopt.eda.flow import PpaFlow
 from rtlopt.errors import UsageError

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from rtlopt.check import CheckReport, ModuleCheck, percent_text
-from rtlopt.check._check import _ratio, cell
+from rtlopt.check._check import cell
+from rtlopt.check._ppa_compare import ratio as _ratio
 from rtlopt.check._rules import required_modules
 from rtlopt.config import Config
 from rtlopt.frontend._depgraph import design_graph
