@@ -43,7 +43,7 @@ BAD = "I am sorry, I cannot write hardware descriptions."
 
 
 @pytest.fixture(scope="module")
-def policy() -> Iterator[Any]:
+def policy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     cfg = PolicyConfig(
         backend="transformers",
         model="auto",
@@ -55,8 +55,20 @@ def policy() -> Iterator[Any]:
     # delta="adaptive": the controller reads kl_ref, so the step measures it.
     train = TrainConfig(learning_rate=1e-3, lora_r=4, lora_alpha=8, micro_batch=2, delta="adaptive")
     pol = create_policy(cfg, train, seed=0)
+    pol.initial = tmp_path_factory.mktemp("initial") / "policy"
+    pol.save(pol.initial)
     yield pol
     pol.close()
+
+
+@pytest.fixture
+def fresh(policy: Any) -> Any:
+    """The module's policy put back to its initial adapters and an empty optimizer state:
+    AdamW's moments from the updates of earlier tests (a shuffled order) can turn one step
+    against its own advantage (seed 4168463969: the positive text fell 0.6), so a test of the
+    direction of one step starts where a run starts."""
+    policy.load(policy.initial)
+    return policy
 
 
 def _lora(pol: Any) -> dict[str, Any]:
@@ -236,13 +248,12 @@ def _logprob(policy: Any, completion: str) -> float:
     return float(picked.sum())
 
 
-def test_one_update_raises_the_positive_sample_against_the_negative_one(policy: Any) -> None:
-    # One step raises the positive sample and widens its lead over the negative one. The
-    # module's policy carries the updates of the tests that ran before (a shuffled order), and
-    # the two texts share most tokens: after some orders the negative sample's own log-prob is
-    # pulled up a little with the positive one (seed 2607187316: +0.035 while the positive rose
-    # 0.42), so the lead is what one step must move; that a negative advantage alone lowers a
-    # text is test_advantage_sign_alone_sets_the_direction's.
+def test_one_update_raises_the_positive_sample_against_the_negative_one(fresh: Any) -> None:
+    # One step from the initial state raises the positive sample and widens its lead over the
+    # negative one. The two texts share most tokens, so the negative sample's own log-prob may
+    # be pulled up a little with the positive one: the lead is what one step must move; that a
+    # negative advantage alone lowers a text is test_advantage_sign_alone_sets_the_direction's.
+    policy = fresh
     good0, bad0 = _logprob(policy, GOOD), _logprob(policy, BAD)
     stats = policy.update([Sample(PROMPT, GOOD, 1.0), Sample(PROMPT, BAD, -1.0)])
     assert stats.loss is not None and stats.n_samples == 2
@@ -251,12 +262,11 @@ def test_one_update_raises_the_positive_sample_against_the_negative_one(policy: 
     assert (good1 - bad1) > (good0 - bad0) + 0.1, (good0, good1, bad0, bad1)
 
 
-def test_advantage_sign_alone_sets_the_direction(policy: Any) -> None:
-    # The same text with the opposite advantage moves the opposite way. The module's policy
-    # carries the updates of the tests that ran before (a shuffled order), so one step may
-    # move it less than another would: up to three steps, each one down, 0.1 in all. The text
-    # is updated alone: beside a positive sample sharing most of its tokens it may be pulled
-    # up with it (seed 802474963: +0.35 on the first step).
+def test_advantage_sign_alone_sets_the_direction(fresh: Any) -> None:
+    # The same text with the opposite advantage moves the opposite way, from the initial
+    # state: up to three steps, each one down, 0.1 in all. The text is updated alone: beside a
+    # positive sample sharing most of its tokens it may be pulled up with it.
+    policy = fresh
     before = last = _logprob(policy, GOOD)
     for _ in range(3):
         policy.update([Sample(PROMPT, GOOD, -1.0)])
