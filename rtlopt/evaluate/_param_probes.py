@@ -74,8 +74,14 @@ class ProbeChoice:
         their combinations too (:meth:`_combined`). Or why the change is unchecked: a
         parameter of such a target with no other legal value (for an instantiated target
         that parameter is fixed: noted in ``scope``)."""
+        from rtlopt.frontend._param_guards import new_guards
         from rtlopt.frontend._params import beyond
 
+        if not inst and deps.params:
+            with self._probe_lock:
+                guards = new_guards(self._ref, text, self.design.target.name)
+            if guards:
+                return [], self._guarded(guards)
         k = self.config.harness.parameter_probes
         chosen: list[Parameterization] = []
         firsts: dict[str, str] = {}
@@ -133,6 +139,20 @@ class ProbeChoice:
             if pz is not None and pz not in out:
                 out.append(pz)
         return out
+
+    @staticmethod
+    def _guarded(guards: list[str]) -> str:
+        """Why a change that adds parameter guards is unchecked
+        (:mod:`rtlopt.frontend._param_guards`)."""
+        first = min(guards, key=len)
+        more = f" ({len(guards) - 1} more)" if len(guards) > 1 else ""
+        return (
+            f"the candidate computes `{first}` from the module's parameters{more}, which the "
+            "reference does not; such a guard can single out values no probe tries, so the "
+            "change cannot be checked for every value of a module nothing in the repository "
+            "instantiates (write the rewrite without it, or, if the module is only built with "
+            'its defaults, set harness.unused_parameters = "defaults")'
+        )
 
     @staticmethod
     def _missing(p: str, k: int) -> str:

@@ -54,6 +54,7 @@ def _evaluate(
     probes: int = 3,
     timeout: float = 60.0,
     other_configurations: str = "check",
+    unused: str = "interface",
 ) -> EvalResult:
     repo = _repo(tmp, files)
     base = Config()
@@ -64,6 +65,7 @@ def _evaluate(
             sim_timeout_s=20.0,
             parameter_probes=probes,
             other_configurations=other_configurations,
+            unused_parameters=unused,
         ),
         formal=dataclasses.replace(base.formal, timeout_s=timeout),
     )
@@ -118,7 +120,9 @@ endmodule
 
 
 def test_tied_parameters_are_probed_together(tmp_path: Path) -> None:
-    right = TIED.replace("assign y = a + b;", "assign y = (B == W - 1) ? b + a : a - b;")
+    # right only where B = W - 1 (the tie), with no guard of its own (a guard the reference does
+    # not write is refused: test_a_guard_the_reference_does_not_write_is_unchecked)
+    right = TIED.replace("assign y = a + b;", "assign y = b + a + (W - 1 - B);")
     res = _evaluate(tmp_path, {"m.v": TIED, "top.v": ALONE}, right)
     assert res.accepted, res.reason
     assert "probe" in res.scope, res.scope
@@ -128,7 +132,7 @@ def test_tied_parameters_are_probed_together(tmp_path: Path) -> None:
     for c in probes:
         values = dict(v.split("=") for v in c["values"].split(", "))
         assert int(values["B"]) == int(values["W"]) - 1, c
-    wrong = TIED.replace("assign y = a + b;", "assign y = (W > 4) ? a - b : a + b;")
+    wrong = TIED.replace("assign y = a + b;", "assign y = a + b + (W - 4);")
     bad = _evaluate(tmp_path / "w", {"m.v": TIED, "top.v": ALONE}, wrong)
     assert not bad.accepted and "a probe" in bad.reason, bad.reason
 
@@ -143,7 +147,8 @@ endmodule
 def test_a_library_change_wrong_only_for_two_parameters_together_is_rejected(
     tmp_path: Path,
 ) -> None:
-    cand = TWO.replace("assign y = a + b;", "assign y = (W > 4 && K > 1) ? a - b : a + b;")
+    # wrong only where both differ from their defaults (no guard: a product)
+    cand = TWO.replace("assign y = a + b;", "assign y = a + b + (W - 4) * (K - 1);")
     # the budget is a hang guard here (the pair is found in seconds on a quiet machine, and
     # a loaded one must not turn the found difference into "not finished")
     res = _evaluate(tmp_path, {"m.v": TWO, "top.v": ALONE}, cand, timeout=400.0)
@@ -164,7 +169,8 @@ endmodule
 def test_a_probe_that_cannot_finish(tmp_path: Path, instantiated: bool) -> None:
     ports = "input [3:0] a, input [3:0] b, input [3:0] c, output [3:0] y"
     top = _top("m #(.W(4)) u(.a(a), .b(b), .c(c), .y(y));", ports) if instantiated else ALONE
-    cand = HARD.replace("a * (b + c);", "(W >= 32) ? a * b + a * c : a * (b + c);")
+    # equivalent at every W, written with 32 beside W (the probe's value) and no guard
+    cand = HARD.replace("a * (b + c);", "a * b + a * c + (W - 32) * 0;")
     res = _evaluate(tmp_path, {"m.v": HARD, "top.v": top}, cand, probes=1, timeout=10.0)
     probes = [c for c in res.configurations if c["kind"] == "probe"]
     assert any(c["values"] == "W=32" and c["verdict"] == "not finished" for c in probes), (
@@ -304,4 +310,30 @@ def test_a_library_guard_changed_only_where_no_probe_looked_is_rejected(tmp_path
         tmp_path, {"m.v": ref, "top.v": ALONE}, ref.replace("W > 8", "W > 8 && W != 10")
     )
     assert not res.accepted, (res.reason, res.scope)
-    assert "W=10" in res.reason, res.reason
+    # the guard the candidate adds is refused as such, before any probe
+    assert "W != 10" in res.reason, res.reason
+
+
+GUARDED = {
+    "shift above every probe": "(W >> 11) ? a - b : a + b",
+    "a value computed from W": "((W * 7 % 64) == 27) ? a - b : a + b",
+    "two parameters meeting": "(W == K + 3 && W != 4) ? a - b : a + b",
+    "a function of W": "f(W) ? a - b : a + b",
+}
+FUNCTION = "  function integer f(input integer x); f = x >> 11; endfunction\n"
+
+
+@pytest.mark.parametrize("guard", GUARDED.values(), ids=list(GUARDED))
+def test_a_guard_the_reference_does_not_write_is_unchecked(tmp_path: Path, guard: str) -> None:
+    """A module nothing instantiates: a constant expression over its parameters with a
+    comparison, shift, modulo or call that the reference does not write can single out values
+    no probe tries (W >= 2048, W = 13, W = K + 3: red-team round 97), so it is refused before
+    any probe; with harness.unused_parameters = "defaults" the defaults' proof is the verdict."""
+    body = FUNCTION if "f(W)" in guard else ""
+    cand = TWO.replace("  assign y = a + b;", body + f"  assign y = {guard};")
+    res = _evaluate(tmp_path, {"m.v": TWO, "top.v": ALONE}, cand)
+    assert not res.accepted and "from the module's parameters" in res.reason, res.reason
+    stated = _evaluate(tmp_path / "d", {"m.v": TWO, "top.v": ALONE}, cand, unused="defaults")
+    assert stated.accepted and "defaults only" in stated.scope, stated.scope
+    ok = TWO.replace("assign y = a + b;", "assign y = b + a + (W - W) * K;")
+    assert _evaluate(tmp_path / "ok", {"m.v": TWO, "top.v": ALONE}, ok).accepted

@@ -51,4 +51,5 @@ def test_the_guarded_candidate_is_refused_at_the_value_it_singles_out(
     repo = committed_repo(tmp_path / "repo", {"m.v": REF}, monkeypatch, tmp_path / "cache")
     rc, out = evaluate_text(repo, "m.v", HEAD + SINGLED_OUT["condition"][0] + "endmodule\n")
     reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
-    assert rc == 1 and not out.get("accepted") and "W=13" in reason, reason
+    # refused as a guard the reference does not write (round 97), or at W = 13 itself
+    assert rc == 1 and not out.get("accepted") and ("W=13" in reason or "W ^ 5" in reason), reason
