@@ -118,7 +118,8 @@ class Scope:
             the guarantee; probes are extra assurance).
         used: How many configurations the repository elaborates.
         rows: ``{"values", "kind", "where", "verdict", "reason"}`` per configuration, in the
-            order checked (``kind``: ``defaults``, ``repository`` or ``probe``).
+            order checked (``kind``: ``defaults``, ``repository``, ``probe`` or ``free``: a
+            parameter an input of the proof).
         notes: What the scope leaves out (a parameter no other value of which elaborates, a
             probe that did not finish).
     """
@@ -145,6 +146,8 @@ class Scope:
         verb = "proven" if all(r["verdict"] == "proven" for r in kept) else "checked"
         probes = sum(1 for r in kept if r["kind"] == "probe")
         more = f" and {probes} probe{'s' if probes != 1 else ''}" if probes else ""
+        freed = [r["values"].removesuffix(" free") for r in kept if r["kind"] == "free"]
+        more += f", every value of {', '.join(freed)}" if freed else ""
         if self.instantiated:
             n = self.used
             what = f"{verb} for the {n} configuration{'s' if n != 1 else ''} the repository uses"

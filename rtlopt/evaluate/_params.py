@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
+from rtlopt.evaluate._param_free import FreeProof
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
@@ -102,7 +103,7 @@ log = logging.getLogger(__name__)
 progress = logging.getLogger("rtlopt.evaluate.configuration")
 
 
-class ParameterCheck(ProbeChoice):
+class ParameterCheck(ProbeChoice, FreeProof):
     """Checks a candidate under the repository's other parameterizations of the target, and
     under probes of the parameters its change depends on."""
 
@@ -236,7 +237,10 @@ class ParameterCheck(ProbeChoice):
             return self._done(
                 scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
             )
-        return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
+        verdict = self._probe_all(text, deps, probes, deadline, scope)
+        if verdict is None and not inst:  # every value of a parameter that only enters values
+            verdict = self._free_check(text, deps, deadline, scope)
+        return self._done(scope, verdict)
 
     def _hidden(self) -> list[str]:
         """Instances a macro no definition rtlopt reads names the module of
