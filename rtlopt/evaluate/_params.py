@@ -15,17 +15,13 @@ of two or more, and a probe that cannot finish, a parameter with no legal probe 
 type parameter or text macro the change depends on leaves it "unchecked for parameters",
 rejected.
 
-A candidate whose change depends on a parameter (``_param_deps.changed_parameters``: the
-changed items closed over the signals that link them to the outputs, the declarations they use,
-localparams and functions) is checked under probes (``harness.parameter_probes``):
-parameterizations no instance uses, that parameter (or the ones its default is tied to) changed
-from its default to the values the change itself compares with (and their neighbours), then to
-the module's own numbers beside it and common widths. A change to a generate block or guard
-none of the parameterizations elaborates also gets the probes that elaborate the reference's
-unused blocks and, per parameter, a value under which the candidate elaborates other blocks
-than the reference. A probe counts only if the reference, specialized to it, does not fail
-against itself (a copy with a comment, so that it is simulated and proven, not short-cut); the
-reasons name it as a probe.
+A candidate whose change depends on a parameter (``_param_deps.changed_parameters``) is
+checked under probes (``harness.parameter_probes``, chosen in :mod:`._param_probes`): that
+parameter (or those tied to it) moved to the values the change compares with and their
+neighbours, the module's own numbers and common widths, and the values that elaborate other
+generate blocks. A probe counts only if the reference, specialized to it, does not fail against
+itself; the reasons name it as a probe. A module nothing instantiates is also proven with its
+value-only parameters made inputs (:mod:`._param_free`), every value at once.
 
 The repository's configurations are slang's elaboration; where the tools may give an instance
 of the target other values (:func:`rtlopt.frontend._param_agree.disagreements`: slang's

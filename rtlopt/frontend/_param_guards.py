@@ -10,7 +10,8 @@ parameters meet, ``(R * 4 == 9.0)`` at a fraction of a real parameter (red-team 
 guard the reference writes itself is the module's own (its probes were chosen around it);
 one the candidate adds cannot be checked for every value, so the change is not accepted
 (:meth:`rtlopt.evaluate._params.ParameterCheck._unchecked`). Sums, differences, products and
-``$clog2``/``$bits`` of parameters (widths, ``W - 1``, ``2 * W``) are no guards.
+``$clog2``/``$bits`` of parameters (widths, ``W - 1``, ``2 * W``) are no guards, nor is a
+bitwise negation ``~K`` (one-to-one: it singles out no value; ``~&``/``~|`` reduce and are).
 
 Expressions are read from the syntax tree (pyslang) and compared by their tokens: an
 expression is constant when every name in it is a parameter or localparam of the module, and
@@ -28,7 +29,7 @@ from rtlopt.frontend._slang import node_kind
 __all__ = ["new_guards"]
 
 _OPS = frozenset(
-    "== != === !== ==? !=? < > <= >= && || ! ~ & | ^ ~& ~| ~^ ^~".split()
+    "== != === !== ==? !=? < > <= >= && || ! & | ^ ~& ~| ~^ ^~".split()
     + "<< >> <<< >>> % / ? ** -> <->".split()
 )
 #: Calls of these are no guards (widths and conversions).
