@@ -55,25 +55,36 @@ class FreeProof:
         :data:`FREED`; a type parameter is never freed): a difference, a failure or a proof
         that does not finish rejects; a parameter the reference cannot take as an input is
         noted and left to the probes."""
-        from rtlopt.frontend._param_free import free_parameters, new_errors
+        from rtlopt.frontend._param_free import KINDS, free_parameters, new_errors, vector_width
 
         name = self.design.target.name
         values = [p for p in deps.params if self._ties().get(p) != ("type",)][:FREED]
+        width = vector_width(self._ref, text)
         for i, p in enumerate(values):
-            ref = free_parameters(self._ref, name, [p])
-            if ref is None or new_errors(self._ref, ref, self.design) or not self._holds(p, ref):
+            refs: dict[str, str] = {}
+            for kind in KINDS:  # an untyped parameter: each type an override can give it
+                ref = free_parameters(self._ref, name, [p], kind, width)
+                if ref is not None and ref not in refs.values():
+                    refs[kind] = ref
+            first = refs.get("integer")
+            if (
+                first is None
+                or any(new_errors(self._ref, r, self.design) for r in refs.values())
+                or not self._holds(p, first)
+            ):
                 scope.notes.append(f"{p} not freed: the reference needs it as a constant")
                 continue
-            sub = self._freed(p, ref, proof=True)
-            cand = free_parameters(text, name, [p])
-            if cand is None:
-                return (Stage.FORMAL, self._not_free(p), None)
-            with within(deadline.share(len(values) - i)):
-                res: EvalResult = sub.evaluate(cand)
-            verdict = verdict_of(res)
-            scope.add(f"{p} free", "free", "every value", verdict, res.reason)
-            if not res.accepted:
-                return (res.stage, f"with parameter {p} free (every value): {res.reason}", res)
+            for kind, ref in refs.items():
+                sub = self._freed(p, ref, proof=True, kind=kind)
+                cand = free_parameters(text, name, [p], kind, width)
+                if cand is None:
+                    return (Stage.FORMAL, self._not_free(p), None)
+                with within(deadline.share(len(values) - i)):
+                    res: EvalResult = sub.evaluate(cand)
+                every = "every value" if len(refs) == 1 else f"every {kind} value"
+                scope.add(f"{p} free", "free", every, verdict_of(res), res.reason)
+                if not res.accepted:
+                    return (res.stage, f"with parameter {p} free ({every}): {res.reason}", res)
         return None
 
     def _holds(self, p: str, ref: str) -> bool:
@@ -91,10 +102,10 @@ class FreeProof:
             log.info("parameter %s not freed: %s", p, res.reason)
         return res.accepted
 
-    def _freed(self, p: str, ref: str, *, proof: bool) -> Any:
+    def _freed(self, p: str, ref: str, *, proof: bool, kind: str = "integer") -> Any:
         """The evaluator of the reference with ``p`` an input (``proof`` False: without the
         formal check, judging the stated power-up values)."""
-        folder = self.workdir / "parameters" / f"free-{p}-{int(proof)}"
+        folder = self.workdir / "parameters" / f"free-{p}-{kind}-{int(proof)}"
         folder.mkdir(parents=True, exist_ok=True)
         with self._probe_lock:
             design = design_with_target_text(self.design, ref, folder)

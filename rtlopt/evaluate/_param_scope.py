@@ -146,7 +146,9 @@ class Scope:
         verb = "proven" if all(r["verdict"] == "proven" for r in kept) else "checked"
         probes = sum(1 for r in kept if r["kind"] == "probe")
         more = f" and {probes} probe{'s' if probes != 1 else ''}" if probes else ""
-        freed = [r["values"].removesuffix(" free") for r in kept if r["kind"] == "free"]
+        freed = list(
+            dict.fromkeys(r["values"].removesuffix(" free") for r in kept if r["kind"] == "free")
+        )
         more += f", every value of {', '.join(freed)}" if freed else ""
         if self.instantiated:
             n = self.used

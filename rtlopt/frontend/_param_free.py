@@ -22,16 +22,31 @@ from rtlopt.frontend._param_deps import _module
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
-__all__ = ["FREED_SUFFIX", "free_parameters", "new_errors"]
+__all__ = ["FREED_SUFFIX", "KINDS", "free_parameters", "new_errors", "vector_width"]
 
 #: The freed parameter's declaration is renamed with this suffix.
 FREED_SUFFIX = "__freed"
 _RANGE = re.compile(r"(?:(?:logic|bit|reg)\s+)?(signed\s+)?(\[[^\[\]]+\])")
 
 
-def _port_type(decl: Any) -> str | None:
+#: How an untyped parameter is freed: as the integer a plain number gives it, and as any
+#: unsigned or signed vector as wide as the widest number the texts write (an untyped
+#: parameter takes the type of the value that overrides it: red-team round 98).
+KINDS = ("integer", "unsigned", "signed")
+
+
+def vector_width(*texts: str) -> int:
+    """The width of the vector an untyped parameter is freed as: past every number up to
+    4,096 the texts write, at least 64 bits."""
+    numbers = [int(n) for t in texts for n in re.findall(r"\d+", t) if len(n) <= 4]
+    return max([64, *(n + 2 for n in numbers if n <= 4096)])
+
+
+def _port_type(decl: Any, kind: str = "integer", width: int = 64) -> str | None:
     """The input type of a freed parameter of declaration ``decl``, or None."""
     written = " ".join(str(decl.type).split())
+    if written in ("", "signed") and kind != "integer":
+        return f"{'signed ' if kind == 'signed' else ''}[{width - 1}:0]"
     if written in ("", "integer", "int", "signed", "integer signed", "int signed"):
         return "signed [31:0]"
     m = _RANGE.fullmatch(written)
@@ -51,10 +66,13 @@ def _declarations(mod: Any) -> Any:
             yield item.parameter
 
 
-def free_parameters(text: str, module: str, names: Sequence[str]) -> str | None:
+def free_parameters(
+    text: str, module: str, names: Sequence[str], kind: str = "integer", width: int = 64
+) -> str | None:
     """``text`` with the parameters ``names`` of ``module`` made input ports (module
-    docstring); None when one of them is not declared there with a type that can be freed,
-    or the module has no port list."""
+    docstring), an untyped one as ``kind`` (:data:`KINDS`) of ``width`` bits; None when one of
+    them is not declared there with a type that can be freed, or the module has no port
+    list."""
     from pyslang import syntax
 
     raw = text.encode("utf-8", "surrogateescape")
@@ -69,12 +87,12 @@ def free_parameters(text: str, module: str, names: Sequence[str]) -> str | None:
             name = str(getattr(getattr(d, "name", None), "valueText", ""))
             if node_kind(d) == "Comma" or name not in names:
                 continue
-            kind = _port_type(decl)
-            if kind is None:
+            port = _port_type(decl, kind, width)
+            if port is None:
                 return None
             at = int(d.name.location.offset)
             edits.append((at, at + len(str(d.name.rawText)), name + FREED_SUFFIX))
-            inputs.append((name, kind))
+            inputs.append((name, port))
     if sorted(n for n, _ in inputs) != sorted(set(names)):
         return None
     ports = mod.header.ports

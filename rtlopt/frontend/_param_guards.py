@@ -32,8 +32,15 @@ _OPS = frozenset(
     "== != === !== ==? !=? < > <= >= && || ! & | ^ ~& ~| ~^ ^~".split()
     + "<< >> <<< >>> % / ? ** -> <->".split()
 )
-#: Calls of these are no guards (widths and conversions).
+#: Calls of these are no guards (widths and conversions); a ``$clog2`` call the reference
+#: does not write is one (``$clog2(W + 3001) - $clog2(W + 3000)`` is 1 only where W + 3000 is
+#: a power of two: red-team round 98).
 _BENIGN = frozenset({"$clog2", "$bits", "$size", "$signed", "$unsigned"})
+#: Array queries: constant for any argument (a port's width follows the parameters).
+_QUERIES = frozenset(
+    {"$bits", "$size", "$high", "$low", "$left", "$right", "$increment", "$dimensions"}
+)
+_REAL_TYPES = ("real", "realtime", "shortreal")
 
 
 def _nodes(node: Any) -> Any:
@@ -51,33 +58,97 @@ def _nodes(node: Any) -> Any:
         )
 
 
-def _parameters(mod: Any) -> tuple[set[str], set[str]]:
-    """The module's constant names, and those of them that vary with its parameters."""
+def _real(toks: list[Any]) -> bool:
+    """Whether the tokens hold a real literal (``0.5``, ``1e-6``, ``2.5E3``)."""
+    for a, b in zip(toks, [*toks[1:], None], strict=True):
+        if a.kind == "number" and (
+            "." in a.text or (b is not None and b.start == a.end and b.text[:1] in ("e", "E"))
+        ):
+            return True
+    return False
+
+
+def _assigned(mod: Any) -> dict[str, list[str]]:
+    """Every value written to each variable or net of the module (declaration initializers,
+    continuous and procedural assignments), by the written name."""
+    out: dict[str, list[str]] = {}
+    for n in _nodes(mod):
+        kind = node_kind(n)
+        if kind in ("AssignmentExpression", "NonblockingAssignmentExpression"):
+            left = [t for t in _tokens(str(n.left)) if t.kind == "ident"]
+            if left:
+                out.setdefault(left[0].text, []).append(str(n.right))
+        elif kind == "Declarator" and getattr(n, "initializer", None) is not None:
+            out.setdefault(str(n.name.valueText), []).append(str(n.initializer.expr))
+    return out
+
+
+def _parameters(mod: Any) -> tuple[set[str], set[str], set[str]]:
+    """The module's constant names, those of them that vary with its parameters, and its
+    real parameters. A variable or net every write of which is constant counts as constant
+    (``wire [31:0] k = K``: a copy of a parameter is no signal)."""
     names: set[str] = set()
     varying: set[str] = set()
+    reals: set[str] = set()
     local: dict[str, set[str]] = {}
     for n in _nodes(mod):
         kind = node_kind(n)
         if kind not in ("ParameterDeclaration", "TypeParameterDeclaration"):
             continue
         keyword = str(getattr(n.keyword, "valueText", "") or "")
+        real_type = any(w in _REAL_TYPES for w in str(getattr(n, "type", "")).split())
         for d in n.declarators:
             if node_kind(d) == "Comma":
                 continue
             name = str(d.name.valueText)
             names.add(name)
+            if real_type or _real(_tokens(str(d))):
+                reals.add(name)
             if keyword == "localparam":
                 local[name] = {t.text for t in _tokens(str(d)) if t.kind == "ident"}
             else:
                 varying.add(name)
+    for name, values in _assigned(mod).items():
+        if name not in names:
+            used = {t.text for v in values for t in _tokens(v) if t.kind == "ident"}
+            local[name] = used | {name}  # constant once every name it reads is
     grew = True
     while grew:
         grew = False
         for name, used in local.items():
-            if name not in varying and used & varying:
+            if name not in names and not (used - {name}) - names - _QUERIES - _BENIGN:
+                names.add(name)
+                grew = True
+            if name not in varying and used & (varying | _QUERIES):
                 varying.add(name)
                 grew = True
-    return names, varying
+    return names, varying, reals
+
+
+def _query_arguments(toks: list[Any]) -> set[int]:
+    """The indices of the tokens inside the parentheses of an array query."""
+    inside: set[int] = set()
+    for i, t in enumerate(toks):
+        if t.text in _QUERIES and i + 1 < len(toks) and toks[i + 1].text == "(":
+            depth = 0
+            for j in range(i + 1, len(toks)):
+                depth += {"(": 1, ")": -1}.get(toks[j].text, 0)
+                inside.add(j)
+                if depth == 0:
+                    break
+    return inside
+
+
+def _a_call(toks: list[Any], name: str) -> bool:
+    """Whether the tokens are exactly one call of ``name``."""
+    if len(toks) < 3 or toks[0].text != name or toks[1].text != "(":
+        return False
+    depth = 0
+    for j in range(1, len(toks)):
+        depth += {"(": 1, ")": -1}.get(toks[j].text, 0)
+        if depth == 0:
+            return j == len(toks) - 1
+    return False
 
 
 def _guards(text: str, module: str) -> list[str] | None:
@@ -92,21 +163,32 @@ def _guards(text: str, module: str) -> list[str] | None:
     mod = _module(tree.root, module)
     if mod is None:
         return None
-    names, varying = _parameters(mod)
+    names, varying, reals = _parameters(mod)
     out: list[str] = []
     for n in _nodes(mod):
         if not node_kind(n).endswith("Expression"):
             continue
         toks = _tokens(str(n))
-        idents = [(i, t.text) for i, t in enumerate(toks) if t.kind in ("ident", "escaped")]
+        queried = _query_arguments(toks)
+        idents = [
+            (i, t.text)
+            for i, t in enumerate(toks)
+            if t.kind in ("ident", "escaped") and i not in queried
+        ]
         calls = {i for i, _ in idents if i + 1 < len(toks) and toks[i + 1].text == "("}
-        if any(name not in names for i, name in idents if i not in calls):
+        if any(
+            name not in names
+            for i, name in idents
+            if i not in calls
+            and not (i > 0 and toks[i - 1].end == toks[i].start and toks[i - 1].kind == "number")
+        ):
             continue  # a signal, genvar or function argument: not constant
-        if not any(name in varying for _, name in idents):
+        if not queried and not any(name in varying for _, name in idents):
             continue
         ops = {t.text for t in toks if t.kind == "op"} & _OPS
-        user_calls = [toks[i].text for i in calls if toks[i].text not in _BENIGN]
-        if ops or user_calls:
+        user_calls = [toks[i].text for i in calls if toks[i].text not in _BENIGN | _QUERIES]
+        real = _real(toks) or any(name in reals for _, name in idents)
+        if ops or user_calls or real or _a_call(toks, "$clog2"):
             out.append(" ".join(t.text for t in toks))
     del tree  # the tree owns its nodes: released only after the last one is read
     return list(dict.fromkeys(out))
