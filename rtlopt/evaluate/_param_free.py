@@ -26,10 +26,12 @@ from rtlopt.results import EvalResult, Stage
 if TYPE_CHECKING:
     from rtlopt.frontend._param_deps import ParamDependence
 
-__all__ = ["FREED", "FreeProof"]
+__all__ = ["FREED", "FREED_OK", "FreeProof"]
 
 #: At most this many parameters are freed, one proof each.
 FREED = 2
+#: The kind and verdict of a scope row of a parameter proven free.
+FREED_OK = ("free", "proven")
 
 log = logging.getLogger("rtlopt.evaluate._params")
 

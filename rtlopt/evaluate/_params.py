@@ -15,13 +15,11 @@ of two or more, and a probe that cannot finish, a parameter with no legal probe 
 type parameter or text macro the change depends on leaves it "unchecked for parameters",
 rejected.
 
-A candidate whose change depends on a parameter (``_param_deps.changed_parameters``) is
-checked under probes (``harness.parameter_probes``, chosen in :mod:`._param_probes`): that
-parameter (or those tied to it) moved to the values the change compares with and their
-neighbours, the module's own numbers and common widths, and the values that elaborate other
-generate blocks. A probe counts only if the reference, specialized to it, does not fail against
-itself; the reasons name it as a probe. A module nothing instantiates is also proven with its
-value-only parameters made inputs (:mod:`._param_free`), every value at once.
+A change that depends on a parameter (``_param_deps``) is checked under probes (chosen in
+:mod:`._param_probes`): the values the change compares with and their neighbours, the module's
+own numbers, common widths, values that elaborate other generate blocks; each counts only if
+the reference, specialized to it, passes against itself. In a module nothing instantiates,
+value-only parameters are proven as inputs (:mod:`._param_free`) and then need no probes.
 
 The repository's configurations are slang's elaboration; where the tools may give an instance
 of the target other values (:func:`rtlopt.frontend._param_agree.disagreements`: slang's
@@ -49,7 +47,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.config import Config
 from rtlopt.errors import DesignError, RtloptError
-from rtlopt.evaluate._param_free import FreeProof
+from rtlopt.evaluate._param_free import FREED_OK, FreeProof
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
@@ -233,10 +231,12 @@ class ParameterCheck(ProbeChoice, FreeProof):
             return self._done(
                 scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
             )
-        verdict = self._probe_all(text, deps, probes, deadline, scope)
-        if verdict is None and not inst:  # every value of a parameter that only enters values
+        if not inst:  # every value of a parameter that only enters values: probes add nothing
             verdict = self._free_check(text, deps, deadline, scope)
-        return self._done(scope, verdict)
+            freed = {r["values"] for r in scope.rows if (r["kind"], r["verdict"]) == FREED_OK}
+            if verdict is not None or (deps.params and freed >= {f"{p} free" for p in deps.params}):
+                return self._done(scope, verdict)
+        return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
 
     def _hidden(self) -> list[str]:
         """Instances a macro no definition rtlopt reads names the module of
