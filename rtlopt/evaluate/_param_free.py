@@ -2,9 +2,11 @@
 :class:`rtlopt.evaluate._params.ParameterCheck`): a change to a module nothing instantiates
 that depends on a parameter only as a value is proven once more with that parameter an input
 of the proof (:func:`rtlopt.frontend._param_free.free_parameters`), so every value is covered,
-not the few the probes try. A parameter the reference needs as a constant (a width, a bound,
-a guard) cannot be freed and keeps its probes; the candidate, freed the same way, must then
-build and be proven, or the change is rejected."""
+not the few the probes try. Every such parameter is freed in the same proof, so every
+combination of their values is covered too (red-team round 99: a change wrong only where two
+reference guards hold together). A parameter the reference needs as a constant (a width, a
+bound, a guard) cannot be freed and keeps its probes; the candidate, freed the same way, must
+then build and be proven, or the change is rejected."""
 
 from __future__ import annotations
 
@@ -26,10 +28,8 @@ from rtlopt.results import EvalResult, Stage
 if TYPE_CHECKING:
     from rtlopt.frontend._param_deps import ParamDependence
 
-__all__ = ["FREED", "FREED_OK", "FreeProof"]
+__all__ = ["FREED_OK", "FreeProof"]
 
-#: At most this many parameters are freed, one proof each.
-FREED = 2
 #: The kind and verdict of a scope row of a parameter proven free.
 FREED_OK = ("free", "proven")
 
@@ -52,47 +52,96 @@ class FreeProof:
 
     def _free_check(
         self, text: str, deps: ParamDependence, deadline: Deadline, scope: Scope
-    ) -> tuple[Stage, str, EvalResult | None] | None:
-        """The candidate proven with each parameter its change depends on free (at most
-        :data:`FREED`; a type parameter is never freed): a difference, a failure or a proof
-        that does not finish rejects; a parameter the reference cannot take as an input is
-        noted and left to the probes."""
-        from rtlopt.frontend._param_free import KINDS, free_parameters, new_errors, vector_width
+    ) -> tuple[tuple[Stage, str, EvalResult | None] | None, tuple[str, str] | None]:
+        """The candidate proven with every parameter its change depends on that the reference
+        can take as an input freed together (a type parameter is never freed), so one proof
+        covers every combination of their values: a difference, a failure or a proof that does
+        not finish rejects; a parameter the reference cannot take as an input is noted and
+        left to the probes. With the rejection or None, the reference and the candidate as
+        proven (integers freed), or None when nothing was freed."""
+        from rtlopt.frontend._param_free import free_parameters, vector_width
 
-        name = self.design.target.name
-        values = [p for p in deps.params if self._ties().get(p) != ("type",)][:FREED]
+        values = [p for p in deps.params if self._ties().get(p) != ("type",)]
         width = vector_width(self._ref, text)
-        for i, p in enumerate(values):
-            refs: dict[str, str] = {}
-            for kind in KINDS:  # an untyped parameter: each type an override can give it
-                ref = free_parameters(self._ref, name, [p], kind, width)
-                if ref is not None and ref not in refs.values():
-                    refs[kind] = ref
-            first = refs.get("integer")
-            if (
-                first is None
-                or any(new_errors(self._ref, r, self.design) for r in refs.values())
-                or not self._holds(p, first)
-            ):
+        freed, refs = self._freeable(values, width)
+        for p in values:
+            if p not in freed:
                 scope.notes.append(f"{p} not freed: the reference needs it as a constant")
-                continue
-            for kind, ref in refs.items():
-                sub = self._freed(p, ref, proof=True, kind=kind)
-                cand = free_parameters(text, name, [p], kind, width)
-                if cand is None:
-                    return (Stage.FORMAL, self._not_free(p), None)
-                with within(deadline.share(len(values) - i)):
-                    res: EvalResult = sub.evaluate(cand)
-                every = "every value" if len(refs) == 1 else f"every {kind} value"
+        if not freed:
+            return None, None
+        verdict = self._prove_freed(text, freed, refs, width, deadline, scope)
+        cand = free_parameters(text, self.design.target.name, freed, "integer", width, self.design)
+        return verdict, (refs["integer"], cand) if cand is not None else None
+
+    def _refs(self, names: list[str], width: int) -> dict[str, str] | None:
+        """The reference with ``names`` inputs, by kind (an untyped parameter: each type an
+        override can give it), or None when it cannot take them as inputs."""
+        from rtlopt.frontend._param_free import KINDS, free_parameters, new_errors
+
+        refs: dict[str, str] = {}
+        for kind in KINDS:
+            ref = free_parameters(
+                self._ref, self.design.target.name, names, kind, width, self.design
+            )
+            if ref is not None and ref not in refs.values():
+                refs[kind] = ref
+        if "integer" not in refs or any(
+            new_errors(self._ref, r, self.design) for r in refs.values()
+        ):
+            return None
+        return refs
+
+    def _freeable(self, values: list[str], width: int) -> tuple[list[str], dict[str, str]]:
+        """The parameters of ``values`` the reference takes as inputs together, and the
+        reference so freed by kind: all of them at once when it can, else each in turn that
+        keeps the rest freeable."""
+        refs = self._refs(values, width) if values else None
+        if refs is not None and self._holds(", ".join(values), refs["integer"]):
+            return values, refs
+        freed: list[str] = []
+        best: dict[str, str] = {}
+        for p in values:
+            trial = self._refs([*freed, p], width)
+            if trial is not None and self._holds(", ".join([*freed, p]), trial["integer"]):
+                freed, best = [*freed, p], trial
+        return freed, best
+
+    def _prove_freed(
+        self,
+        text: str,
+        freed: list[str],
+        refs: dict[str, str],
+        width: int,
+        deadline: Deadline,
+        scope: Scope,
+    ) -> tuple[Stage, str, EvalResult | None] | None:
+        """The candidate, freed as the reference is, proven against it once per kind."""
+        from rtlopt.frontend._param_free import free_parameters
+
+        label = ", ".join(freed)
+        one = len(freed) == 1
+        for i, (kind, ref) in enumerate(refs.items()):
+            sub = self._freed(label, ref, proof=True, kind=kind)
+            cand = free_parameters(text, self.design.target.name, freed, kind, width, self.design)
+            if cand is None:
+                return (Stage.FORMAL, self._not_free(label), None)
+            with within(deadline.share(len(refs) - i)):
+                res: EvalResult = sub.evaluate(cand)
+            every = "every value" if len(refs) == 1 else f"every {kind} value"
+            if not one:
+                every += " of each, together"
+            for p in freed:
                 scope.add(f"{p} free", "free", every, verdict_of(res), res.reason)
-                if not res.accepted:
-                    return (res.stage, f"with parameter {p} free ({every}): {res.reason}", res)
+            if not res.accepted:
+                what = f"parameter {label}" if one else f"parameters {label}"
+                return (res.stage, f"with {what} free ({every}): {res.reason}", res)
         return None
 
     def _holds(self, p: str, ref: str) -> bool:
-        """Whether the reference with ``p`` an input builds, passes the screen and simulates
-        against itself (a copy with a comment appended, not short-cut as identical text;
-        no proof, as for a probe): a reference that uses ``p`` as a constant does not."""
+        """Whether the reference with ``p`` (names joined by ", ") inputs builds, passes the
+        screen and simulates against itself (a copy with a comment appended, not short-cut
+        as identical text; no proof, as for a probe): a reference that uses ``p`` as a
+        constant does not."""
         try:
             res: EvalResult = self._freed(p, ref, proof=False).evaluate(
                 ref + "\n// the reference with a parameter free\n"
@@ -105,9 +154,10 @@ class FreeProof:
         return res.accepted
 
     def _freed(self, p: str, ref: str, *, proof: bool, kind: str = "integer") -> Any:
-        """The evaluator of the reference with ``p`` an input (``proof`` False: without the
-        formal check, judging the stated power-up values)."""
-        folder = self.workdir / "parameters" / f"free-{p}-{kind}-{int(proof)}"
+        """The evaluator of the reference with ``p`` (names joined by ", ") inputs (``proof``
+        False: without the formal check, judging the stated power-up values)."""
+        tag = p.replace(", ", "-")
+        folder = self.workdir / "parameters" / f"free-{tag}-{kind}-{int(proof)}"
         folder.mkdir(parents=True, exist_ok=True)
         with self._probe_lock:
             design = design_with_target_text(self.design, ref, folder)

@@ -63,7 +63,12 @@ class ProbeChoice:
         return [r for r in dict.fromkeys(roots) if r in defaults and ties.get(r) != ("type",)]
 
     def _probes_for(
-        self, deps: ParamDependence, text: str, inst: bool, scope: Scope
+        self,
+        deps: ParamDependence,
+        text: str,
+        inst: bool,
+        scope: Scope,
+        freed: tuple[str, str] | None = None,
     ) -> tuple[list[Parameterization], str]:
         """The probes of the parameters the candidate's change depends on (tied ones through
         their roots, :meth:`_roots`): for each, up to ``harness.parameter_probes`` values from
@@ -73,13 +78,15 @@ class ProbeChoice:
         for a target nothing instantiates whose change depends on two or more parameters,
         their combinations too (:meth:`_combined`). Or why the change is unchecked: a
         parameter of such a target with no other legal value (for an instantiated target
-        that parameter is fixed: noted in ``scope``)."""
+        that parameter is fixed: noted in ``scope``). New guards are looked for in the
+        ``freed`` texts (reference, candidate) where parameters were proven free: a guard of
+        freed parameters only was proven for every value."""
         from rtlopt.frontend._param_guards import new_guards
         from rtlopt.frontend._params import beyond
 
         if not inst and deps.params:
             with self._probe_lock:
-                guards = new_guards(self._ref, text, self.design.target.name)
+                guards = new_guards(*(freed or (self._ref, text)), self.design.target.name)
             if guards:
                 return [], self._guarded(guards)
         k = self.config.harness.parameter_probes

@@ -11,15 +11,14 @@ undecided rejects); probes of other values are extra assurance: a difference the
 a probe that cannot be built or finish is reported in the scope, never a rejection. For a
 module nothing instantiates (a library module, a top), its parameters are its interface: a
 change that depends on them is checked under probes, tied parameters together and combinations
-of two or more, and a probe that cannot finish, a parameter with no legal probe value, or a
-type parameter or text macro the change depends on leaves it "unchecked for parameters",
-rejected.
+of two or more; a probe that cannot finish, a parameter with no legal probe value, a type
+parameter or text macro the change depends on leaves it "unchecked for parameters", rejected.
 
 A change that depends on a parameter (``_param_deps``) is checked under probes (chosen in
 :mod:`._param_probes`): the values the change compares with and their neighbours, the module's
 own numbers, common widths, values that elaborate other generate blocks; each counts only if
 the reference, specialized to it, passes against itself. In a module nothing instantiates,
-value-only parameters are proven as inputs (:mod:`._param_free`) and then need no probes.
+value-only parameters are proven as inputs together first (:mod:`._param_free`): no probes.
 
 The repository's configurations are slang's elaboration; where the tools may give an instance
 of the target other values (:func:`rtlopt.frontend._param_agree.disagreements`: slang's
@@ -225,17 +224,18 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 reason = f"under parameters {pz.label()} ({where}): {res.reason}"
                 scope.unreached([p.label() for p in others[i + 1 :]], "repository")
                 return self._done(scope, (res.stage, reason, res))
+        texts = None  # every value of a parameter that only enters values: probes add nothing
+        if not inst:  # (and new guards are looked for among the parameters that are not freed)
+            verdict, texts = self._free_check(text, deps, deadline, scope)
+            freed = {r["values"] for r in scope.rows if (r["kind"], r["verdict"]) == FREED_OK}
+            if verdict is not None or (deps.params and freed >= {f"{p} free" for p in deps.params}):
+                return self._done(scope, verdict)
         with within(deadline.share(2)):
-            probes, missing = self._probes_for(deps, text, inst, scope)
+            probes, missing = self._probes_for(deps, text, inst, scope, texts)
         if missing:
             return self._done(
                 scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
             )
-        if not inst:  # every value of a parameter that only enters values: probes add nothing
-            verdict = self._free_check(text, deps, deadline, scope)
-            freed = {r["values"] for r in scope.rows if (r["kind"], r["verdict"]) == FREED_OK}
-            if verdict is not None or (deps.params and freed >= {f"{p} free" for p in deps.params}):
-                return self._done(scope, verdict)
         return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
 
     def _hidden(self) -> list[str]:

@@ -10,6 +10,12 @@ then unused) and gets an input of its type: an untyped, ``integer`` or ``int`` p
 bits signed, a ``[msb:lsb]`` one that range. A parameter of another type (real, string, a
 type) is not freed; a text that uses a freed parameter where a constant is needed does not
 elaborate (the caller's check of the reference decides whether it can be freed).
+
+A localparam of the module's body computed from a freed parameter (``localparam [7:0] KB =
+K``) becomes a net of the type slang elaborates it to (``wire [7:0] KB = K``), so a parameter
+that reaches values through localparams is freed too (red-team round 99); a localparam used
+where a constant is needed then fails to elaborate, as a freed parameter does. Several
+parameters are freed together, so one proof covers every combination of their values.
 """
 
 from __future__ import annotations
@@ -67,12 +73,19 @@ def _declarations(mod: Any) -> Any:
 
 
 def free_parameters(
-    text: str, module: str, names: Sequence[str], kind: str = "integer", width: int = 64
+    text: str,
+    module: str,
+    names: Sequence[str],
+    kind: str = "integer",
+    width: int = 64,
+    design: Design | None = None,
 ) -> str | None:
     """``text`` with the parameters ``names`` of ``module`` made input ports (module
-    docstring), an untyped one as ``kind`` (:data:`KINDS`) of ``width`` bits; None when one of
-    them is not declared there with a type that can be freed, or the module has no port
-    list."""
+    docstring), an untyped one as ``kind`` (:data:`KINDS`) of ``width`` bits, and the body's
+    localparams computed from them nets; None when one of them is not declared there with a
+    type that can be freed, a localparam computed from them is not of a vector type, or the
+    module has no port list. ``design`` gives the include folders and defines the text is
+    read with."""
     from pyslang import syntax
 
     raw = text.encode("utf-8", "surrogateescape")
@@ -80,7 +93,6 @@ def free_parameters(
     mod = _module(tree.root, module)
     if mod is None or mod.header.ports is None:
         return None
-    edits: list[tuple[int, int, str]] = []
     inputs: list[tuple[str, str]] = []
     for decl in _declarations(mod):
         for d in decl.declarators:
@@ -90,11 +102,14 @@ def free_parameters(
             port = _port_type(decl, kind, width)
             if port is None:
                 return None
-            at = int(d.name.location.offset)
-            edits.append((at, at + len(str(d.name.rawText)), name + FREED_SUFFIX))
             inputs.append((name, port))
+    edits = _renamed(mod, set(names))
     if sorted(n for n, _ in inputs) != sorted(set(names)):
         return None
+    derived = _derived(raw, tree, mod, module, inputs, design)
+    if derived is None:
+        return None
+    edits += derived
     ports = mod.header.ports
     close = int(ports.closeParen.location.offset)
     listed = [p for p in ports.ports if node_kind(p) != "Comma"]
@@ -107,10 +122,141 @@ def free_parameters(
         edits.append((close, close, sep + ", ".join(n for n, _ in inputs)))
         edits.append((semi, semi, "".join(f" input {k} {n};" for n, k in inputs)))
     del tree  # the tree owns its nodes: released only after the last one is read
-    out = raw
+    return _apply(raw, edits).decode("utf-8", "surrogateescape")
+
+
+def _renamed(mod: Any, names: set[str]) -> list[tuple[int, int, str]]:
+    """Edits renaming the declarations of the parameters ``names`` with :data:`FREED_SUFFIX`."""
+    edits = []
+    for decl in _declarations(mod):
+        for d in decl.declarators:
+            name = str(getattr(getattr(d, "name", None), "valueText", ""))
+            if node_kind(d) != "Comma" and name in names:
+                at = int(d.name.location.offset)
+                edits.append((at, at + len(str(d.name.rawText)), name + FREED_SUFFIX))
+    return edits
+
+
+def _apply(raw: bytes, edits: list[tuple[int, int, str]]) -> bytes:
+    """``raw`` with the byte-range replacements ``edits`` (which do not overlap)."""
     for start, end, new in sorted(edits, reverse=True):
-        out = out[:start] + new.encode() + out[end:]
-    return out.decode("utf-8", "surrogateescape")
+        raw = raw[:start] + new.encode() + raw[end:]
+    return raw
+
+
+def _idents(node: Any) -> set[str]:
+    """The identifiers a syntax node names."""
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", str(node)))
+
+
+def _typed(
+    raw: bytes, mod: Any, module: str, inputs: list[tuple[str, str]], design: Design | None
+) -> dict[str, str | None]:
+    """The net types (``signed [7:0]``, None for a type that is no vector) of the elaborated
+    parameters of ``module`` by name, with each freed parameter of
+    ``inputs`` declared by its input type (and its default) as the body's first item: the
+    types its localparams take from it."""
+    import pyslang
+    from pyslang import ast, syntax
+
+    from rtlopt.frontend._slang import preprocessor
+
+    defaults: dict[str, str] = {}
+    for decl in _declarations(mod):
+        for d in decl.declarators:
+            name = str(getattr(getattr(d, "name", None), "valueText", ""))
+            init = getattr(d, "initializer", None)
+            if node_kind(d) != "Comma" and init is not None:
+                defaults[name] = str(init.expr).strip()
+    edits = _renamed(mod, {n for n, _ in inputs})
+    semi = int(mod.header.semi.location.offset) + 1
+    lines = "".join(f" localparam {k} {n} = {defaults.get(n, '0')};" for n, k in inputs)
+    edits.append((semi, semi, lines))
+    out = _apply(raw, edits)
+    popts: list[Any] = []
+    sm = None
+    if design is not None:
+        sm, po = preprocessor(design.include_dirs, design.defines)
+        popts.append(po)
+    copts = ast.CompilationOptions()
+    copts.topModules = {module}
+    bag = pyslang.Bag([*popts, copts])
+    src = out.decode("latin-1")
+    tree = (
+        syntax.SyntaxTree.fromText(src, sm, "target.v", "", bag)
+        if sm is not None
+        else syntax.SyntaxTree.fromText(src)
+    )
+    comp = ast.Compilation(bag)
+    comp.addSyntaxTree(tree)
+    found: dict[str, str | None] = {}
+    for inst in comp.getRoot().topInstances:
+        if str(inst.name) == module:
+            for m in inst.body:
+                if m.kind == ast.SymbolKind.Parameter:
+                    t = m.type
+                    rng = getattr(t, "fixedRange", None) if t.isIntegral else None
+                    sign = "signed " if t.isSigned else ""
+                    found[str(m.name)] = None if rng is None else f"{sign}[{rng.left}:{rng.right}]"
+    del comp, tree  # the compilation owns its symbols: released after the last one is read
+    return found
+
+
+def _derived(
+    raw: bytes,
+    tree: Any,
+    mod: Any,
+    module: str,
+    inputs: list[tuple[str, str]],
+    design: Design | None,
+) -> list[tuple[int, int, str]] | None:
+    """Edits making each localparam of the module's body computed from a freed parameter
+    (or from such a localparam) a net of its elaborated type; None when one is not of an
+    integral vector type."""
+    freed = {n for n, _ in inputs}
+    statements = [
+        item for item in mod.members if node_kind(item) == "ParameterDeclarationStatement"
+    ]
+    hit = False
+    for st in statements:
+        decls = [d for d in st.parameter.declarators if node_kind(d) != "Comma"]
+        inits = [getattr(d, "initializer", None) for d in decls]
+        if any(i is not None and _idents(i.expr) & freed for i in inits):
+            hit = True
+            freed |= {str(d.name.valueText) for d in decls}  # any of them may be derived
+    if not hit:
+        return []
+    types = _typed(raw, mod, module, inputs, design)
+    edits: list[tuple[int, int, str]] = []
+    names = {n for n, _ in inputs}
+    for st in statements:
+        decl = st.parameter
+        parts: list[str] = []
+        changed = False
+        for d in decl.declarators:
+            if node_kind(d) == "Comma":
+                continue
+            name = str(d.name.valueText)
+            init = getattr(d, "initializer", None)
+            body = str(d).strip()
+            if init is None or not _idents(init.expr) & names:
+                parts.append(f"{decl.keyword.valueText} {str(decl.type).strip()} {body};")
+                continue
+            net = types.get(name)
+            if net is None or len(list(getattr(d, "dimensions", None) or ())):
+                return None
+            names.add(name)
+            parts.append(f"wire {net} {body};")
+            changed = True
+        if changed:
+            start, end = _node_span(st)
+            edits.append((start, end, " ".join(parts)))
+    return edits
+
+
+def _node_span(node: Any) -> tuple[int, int]:
+    r = node.sourceRange
+    return int(r.start.offset), int(r.end.offset)
 
 
 def _errors(text: str, design: Design) -> list[str]:
