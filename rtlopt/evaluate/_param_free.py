@@ -70,39 +70,49 @@ class FreeProof:
         if not freed:
             return None, None
         verdict = self._prove_freed(text, freed, refs, width, deadline, scope)
-        cand = free_parameters(text, self.design.target.name, freed, "integer", width, self.design)
-        return verdict, (refs["integer"], cand) if cand is not None else None
+        first = refs[0][1]
+        cand = free_parameters(text, self.design.target.name, freed, first, width, self.design)
+        return verdict, (refs[0][2], cand) if cand is not None else None
 
-    def _refs(self, names: list[str], width: int) -> dict[str, str] | None:
-        """The reference with ``names`` inputs, by kind (an untyped parameter: each type an
-        override can give it), or None when it cannot take them as inputs."""
-        from rtlopt.frontend._param_free import KINDS, free_parameters, new_errors
+    def _refs(self, names: list[str], width: int) -> list[tuple[str, dict[str, str], str]] | None:
+        """The reference with ``names`` inputs, once per choice of kinds of the untyped ones
+        (:func:`rtlopt.frontend._param_free.kind_choices`: each type an override can give
+        them, in pairs), as (what the choice is called, the choice, the text), all integers
+        first; None when it cannot take them as inputs."""
+        from rtlopt.frontend._param_free import free_parameters, kind_choices, new_errors
 
-        refs: dict[str, str] = {}
-        for kind in KINDS:
-            ref = free_parameters(
-                self._ref, self.design.target.name, names, kind, width, self.design
-            )
-            if ref is not None and ref not in refs.values():
-                refs[kind] = ref
-        if "integer" not in refs or any(
-            new_errors(self._ref, r, self.design) for r in refs.values()
-        ):
+        name = self.design.target.name
+        refs: list[tuple[str, dict[str, str], str]] = []
+        for choice in kind_choices(self._ref, name, names):
+            ref = free_parameters(self._ref, name, names, choice, width, self.design)
+            if ref is None:
+                return None
+            if ref not in (r for _, _, r in refs):
+                kinds = set(choice.values())
+                label = (
+                    kinds.pop()
+                    if len(kinds) == 1
+                    else ", ".join(f"{p} {k}" for p, k in choice.items())
+                )
+                refs.append((label if choice else "", choice, ref))
+        if not refs or any(new_errors(self._ref, r, self.design) for _, _, r in refs):
             return None
         return refs
 
-    def _freeable(self, values: list[str], width: int) -> tuple[list[str], dict[str, str]]:
+    def _freeable(
+        self, values: list[str], width: int
+    ) -> tuple[list[str], list[tuple[str, dict[str, str], str]]]:
         """The parameters of ``values`` the reference takes as inputs together, and the
         reference so freed by kind: all of them at once when it can, else each in turn that
         keeps the rest freeable."""
         refs = self._refs(values, width) if values else None
-        if refs is not None and self._holds(", ".join(values), refs["integer"]):
+        if refs is not None and self._holds(", ".join(values), refs[0][2]):
             return values, refs
         freed: list[str] = []
-        best: dict[str, str] = {}
+        best: list[tuple[str, dict[str, str], str]] = []
         for p in values:
             trial = self._refs([*freed, p], width)
-            if trial is not None and self._holds(", ".join([*freed, p]), trial["integer"]):
+            if trial is not None and self._holds(", ".join([*freed, p]), trial[0][2]):
                 freed, best = [*freed, p], trial
         return freed, best
 
@@ -110,24 +120,26 @@ class FreeProof:
         self,
         text: str,
         freed: list[str],
-        refs: dict[str, str],
+        refs: list[tuple[str, dict[str, str], str]],
         width: int,
         deadline: Deadline,
         scope: Scope,
     ) -> tuple[Stage, str, EvalResult | None] | None:
-        """The candidate, freed as the reference is, proven against it once per kind."""
+        """The candidate, freed as the reference is, proven against it once per choice of
+        kinds."""
         from rtlopt.frontend._param_free import free_parameters
 
         label = ", ".join(freed)
         one = len(freed) == 1
-        for i, (kind, ref) in enumerate(refs.items()):
-            sub = self._freed(label, ref, proof=True, kind=kind)
-            cand = free_parameters(text, self.design.target.name, freed, kind, width, self.design)
+        for i, (kinds, choice, ref) in enumerate(refs):
+            sub = self._freed(label, ref, proof=True, kind=f"k{i}")
+            cand = free_parameters(text, self.design.target.name, freed, choice, width, self.design)
             if cand is None:
                 return (Stage.FORMAL, self._not_free(label), None)
             with within(deadline.share(len(refs) - i)):
                 res: EvalResult = sub.evaluate(cand)
-            every = "every value" if len(refs) == 1 else f"every {kind} value"
+            every = f"every {kinds} value" if " " not in kinds else f"every value with {kinds}"
+            every = "every value" if len(refs) == 1 else every
             if not one:
                 every += " of each, together"
             for p in freed:

@@ -20,15 +20,23 @@ parameters are freed together, so one proof covers every combination of their va
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlopt.frontend._param_deps import _module
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
-__all__ = ["FREED_SUFFIX", "KINDS", "free_parameters", "new_errors", "vector_width"]
+__all__ = [
+    "FREED_SUFFIX",
+    "KINDS",
+    "free_parameters",
+    "kind_choices",
+    "new_errors",
+    "vector_width",
+]
 
 #: The freed parameter's declaration is renamed with this suffix.
 FREED_SUFFIX = "__freed"
@@ -48,10 +56,46 @@ def vector_width(*texts: str) -> int:
     return max([64, *(n + 2 for n in numbers if n <= 4096)])
 
 
+def _untyped(decl: Any) -> bool:
+    """Whether a parameter of declaration ``decl`` takes the type of the value overriding it."""
+    return " ".join(str(decl.type).split()) in ("", "signed")
+
+
+def kind_choices(text: str, module: str, names: Sequence[str]) -> list[dict[str, str]]:
+    """How to free the parameters ``names`` of ``module``: the kind (:data:`KINDS`) of each
+    untyped one, choices such that every pair of untyped parameters meets in every pair of
+    kinds (all combinations for one or two of them; a covering array of strength 2 over
+    GF(3) for more: 9 choices up to four, 27 up to thirteen), all integers first. An override
+    gives each untyped parameter its own type, so a change can differ only where one is an
+    unsigned vector and another an integer (red-team round 100)."""
+    from pyslang import syntax
+
+    tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
+    mod = _module(tree.root, module)
+    untyped = []
+    for decl in _declarations(mod) if mod is not None else ():
+        for d in decl.declarators:
+            name = str(getattr(getattr(d, "name", None), "valueText", ""))
+            if node_kind(d) != "Comma" and name in names and _untyped(decl):
+                untyped.append(name)
+    del tree
+    n = len(untyped)
+    dim = 1 if n <= 1 else next(d for d in range(2, 9) if (3**d - 1) // 2 >= n)
+    space = list(itertools.product(range(3), repeat=dim))
+    columns = [v for v in space if any(v) and v[next(i for i, x in enumerate(v) if x)] == 1]
+    rows = sorted(
+        {
+            tuple(sum(a * b for a, b in zip(c, x, strict=True)) % 3 for c in columns[:n])
+            for x in space
+        }
+    )
+    return [{p: KINDS[k] for p, k in zip(untyped, row, strict=True)} for row in rows]
+
+
 def _port_type(decl: Any, kind: str = "integer", width: int = 64) -> str | None:
     """The input type of a freed parameter of declaration ``decl``, or None."""
     written = " ".join(str(decl.type).split())
-    if written in ("", "signed") and kind != "integer":
+    if _untyped(decl) and kind != "integer":
         return f"{'signed ' if kind == 'signed' else ''}[{width - 1}:0]"
     if written in ("", "integer", "int", "signed", "integer signed", "int signed"):
         return "signed [31:0]"
@@ -76,12 +120,13 @@ def free_parameters(
     text: str,
     module: str,
     names: Sequence[str],
-    kind: str = "integer",
+    kind: str | Mapping[str, str] = "integer",
     width: int = 64,
     design: Design | None = None,
 ) -> str | None:
     """``text`` with the parameters ``names`` of ``module`` made input ports (module
-    docstring), an untyped one as ``kind`` (:data:`KINDS`) of ``width`` bits, and the body's
+    docstring), an untyped one as ``kind`` (:data:`KINDS`, or by name: :func:`kind_choices`)
+    of ``width`` bits, and the body's
     localparams computed from them nets; None when one of them is not declared there with a
     type that can be freed, a localparam computed from them is not of a vector type, or the
     module has no port list. ``design`` gives the include folders and defines the text is
@@ -99,7 +144,9 @@ def free_parameters(
             name = str(getattr(getattr(d, "name", None), "valueText", ""))
             if node_kind(d) == "Comma" or name not in names:
                 continue
-            port = _port_type(decl, kind, width)
+            port = _port_type(
+                decl, kind if isinstance(kind, str) else kind.get(name, "integer"), width
+            )
             if port is None:
                 return None
             inputs.append((name, port))

@@ -11,6 +11,11 @@ In a module nothing instantiates, a parameter that only enters values is an inpu
   only where both hold: each parameter was freed alone, with the other at its default;
 - a third parameter past the two that were freed. Every freeable parameter the change depends
   on is now freed in one proof, which covers every combination of their values.
+
+Round 100 found the same class in the types: two untyped parameters freed with one type each
+time (all integers, all unsigned, all signed vectors), where overrides can give each its own.
+Each pair of untyped parameters now meets in every pair of types
+(:func:`rtlopt.frontend._param_free.kind_choices`).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from pathlib import Path
 import pytest
 from _fixture_repo import committed_repo, evaluate_text
 
-from rtlopt.frontend._param_free import free_parameters
+from rtlopt.frontend._param_free import KINDS, free_parameters, kind_choices
 
 pytestmark = pytest.mark.tools
 
@@ -29,6 +34,7 @@ TWO = (
     "module m #(parameter A = 3, parameter B = 3) (input [7:0] a, output [7:0] y);\n"
     "  localparam [7:0] KA = A, KB = B;\n  wire [7:0] u = (A > 8) ? a + KA : a;\n"
 )
+MIX = "module m #(parameter A = 1, parameter B = 2) (input [7:0] a, output [7:0] y);\n"
 THREE = "module m #(parameter A = 1, parameter B = 2, parameter C = 3)"
 THREE += " (input [7:0] a, output [15:0] y);\n"
 
@@ -45,6 +51,14 @@ CASES = {
     "two-reference-guards-together": (
         TWO + "  assign y = (B > 8) ? u + KB : u;\nendmodule\n",
         TWO + "  assign y = (B > 8) ? ((A > 8) ? u : u + KB) : u;\nendmodule\n",
+    ),
+    # differs only where A is an unsigned vector past 32 bits and B a negative integer: the
+    # two untyped parameters take different types from their overrides
+    "two-untyped-parameters-of-different-types": (
+        MIX + "  assign y = a + A + B;\nendmodule\n",
+        MIX
+        + "  wire c = (B < 0) && (A > 32'hFFFFFFFF) && !((A + B) < 0) && ((A + B) >> (8*8-1));\n"
+        "  assign y = c ? 8'd0 : a + A + B;\nendmodule\n",
     ),
     "a-third-parameter": (
         THREE + "  assign y = a + A + B + C;\nendmodule\n",
@@ -67,6 +81,9 @@ def test_a_localparam_computed_from_a_freed_parameter_becomes_a_net_of_its_type(
     wide = free_parameters(text, "m", ["K"], "unsigned", 64)
     assert wide is not None and "wire [63:0] KD = K + 1;" in wide, wide
     # a localparam of no vector type cannot be a net: the parameter is not freed
+    assert len(kind_choices(text, "m", ["K"])) == 3
+    pairs = kind_choices(MIX, "m", ["A", "B"])
+    assert {(c["A"], c["B"]) for c in pairs} == {(x, y) for x in KINDS for y in KINDS}
     real = text.replace("localparam [8:1] KG = KD;", "localparam real KR = K * 1.5;")
     assert free_parameters(real, "m", ["K"]) is None
 
