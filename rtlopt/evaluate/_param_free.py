@@ -59,9 +59,12 @@ class FreeProof:
         not finish rejects; a parameter the reference cannot take as an input is noted and
         left to the probes. With the rejection or None, the reference and the candidate as
         proven (integers freed), or None when nothing was freed."""
-        from rtlopt.frontend._param_free import free_parameters, vector_width
+        from rtlopt.frontend._param_free import free_parameters, unprobed, vector_width
 
         values = [p for p in deps.params if self._ties().get(p) != ("type",)]
+        odd = unprobed(self._ref, self.design.target.name, values)
+        if odd:
+            return (Stage.FORMAL, self._unprobed(odd[0]), None), None
         width = vector_width(self._ref, text)
         freed, refs = self._freeable(values, width)
         for p in values:
@@ -69,6 +72,11 @@ class FreeProof:
                 scope.notes.append(f"{p} not freed: the reference needs it as a constant")
         if not freed:
             return None, None
+        untyped = list(refs[0][1])
+        if untyped:
+            scope.notes.append(
+                f"{', '.join(untyped)} free as integers and as vectors of up to {width} bits"
+            )
         verdict = self._prove_freed(text, freed, refs, width, deadline, scope)
         first = refs[0][1]
         cand = free_parameters(text, self.design.target.name, freed, first, width, self.design)
@@ -149,6 +157,46 @@ class FreeProof:
                 return (res.stage, f"with {what} free ({every}): {res.reason}", res)
         return None
 
+    def _suggested(
+        self, text: str, names: list[str], scope: Scope
+    ) -> tuple[dict[str, list[str]], str]:
+        """Whether the candidate uses the values of the parameters ``names`` (not freed) as
+        the reference does: both proven with every such use read from an input
+        (:func:`rtlopt.frontend._param_split.split_values`). A difference gives the value to
+        probe first (a real refutation there names it) and why the change is unchecked if
+        every probe passes: a proof at one width cannot tell a value the widths contradict
+        from one they allow, so the change fails closed. "" when they agree, when neither
+        uses them as values, or when the reference cannot be read so."""
+        from rtlopt.frontend._param_split import INPUT_SUFFIX, split_values
+
+        name = self.design.target.name
+        label = ", ".join(names)
+        ref, cand = split_values(self._ref, name, names), split_values(text, name, names)
+        if ref is None or cand is None or ref[1] + cand[1] == 0:
+            return {}, ""
+        try:
+            res: EvalResult = self._freed(label, ref[0], proof=True, kind="values").evaluate(
+                cand[0]
+            )
+        except RtloptError as exc:  # the reference so read does not build: no such check
+            log.info("%s not read as values: %s", label, exc)
+            return {}, ""
+        if res.accepted:
+            scope.notes.append(f"{label} as values: the same uses for every value")
+            return {}, ""
+        found = {p: _input_value(res, p + INPUT_SUFFIX) for p in names}
+        where = ", ".join(f"{p}={v}" for p, v in found.items() if v is not None)
+        why = (
+            f"the candidate uses the value of {label} where the reference does not, or "
+            f"otherwise ({'they differ at ' + where if where else res.reason[:200]}), and "
+            f"a proof at the widths of one value of {label} cannot tell which other values "
+            "the widths allow: a module nothing in the repository instantiates could differ "
+            "at a value no probe tries (write the rewrite with the reference's uses of it, or, "
+            "if the module is only built with its defaults, set harness.unused_parameters = "
+            '"defaults")'
+        )
+        return {p: [str(v)] for p, v in found.items() if v is not None}, why
+
     def _holds(self, p: str, ref: str) -> bool:
         """Whether the reference with ``p`` (names joined by ", ") inputs builds, passes the
         screen and simulates against itself (a copy with a comment appended, not short-cut
@@ -187,9 +235,38 @@ class FreeProof:
         return self.factory(design, cfg, folder / "eval")
 
     @staticmethod
+    def _unprobed(p: str) -> str:
+        return (
+            f"unchecked for parameters: the candidate changes code that depends on parameter "
+            f"{p}, a real or a string, which rtlopt can neither make an input of the proof nor "
+            "probe in every value in a module nothing in the repository instantiates (if the "
+            'module is only built with its defaults, set harness.unused_parameters = "defaults")'
+        )
+
+    @staticmethod
     def _not_free(p: str) -> str:
         return (
             f"unchecked for parameters: the candidate declares parameter {p} so that it cannot "
             "be made an input of the proof, as the reference's can (every value of it is "
             "proven that way in a module nothing in the repository instantiates)"
         )
+
+
+def _input_value(res: EvalResult, port: str) -> int | None:
+    """The value of input ``port`` in ``res``'s counterexample (the proof's, in bits, or the
+    simulation's first mismatch, in hex digits), a 32-bit one signed; None when it has none."""
+    got: list[tuple[str, int]] = []
+    if res.formal is not None:
+        got.append((str(res.formal.counterexample.get(port, "")), 2))
+    sim = res.sim.first_mismatch if res.sim is not None else None
+    if sim is not None:
+        got.append((str(sim.inputs.get(port, "")), 16))
+    for text, base in got:
+        digits = text.strip().lower().replace("_", "")
+        try:
+            n = int(digits, base)
+        except ValueError:  # none, or x and z bits
+            continue
+        bits = len(digits) * (1 if base == 2 else 4)
+        return n - 2**32 if bits == 32 and n >= 2**31 else n
+    return None

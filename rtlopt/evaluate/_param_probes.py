@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
+from rtlopt.evaluate._param_free import FREED_OK
 from rtlopt.evaluate._param_scope import Scope
+from rtlopt.frontend._params import PROBE_BEYOND_MAX
 from rtlopt.frontend.model import Design
+from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
     from rtlopt.frontend._param_deps import ParamDependence
@@ -41,6 +44,8 @@ class ProbeChoice:
     _probe_lock: threading.RLock
     _valid: dict[tuple[tuple[str, str], ...], Parameterization | None]
     _values: dict[str, list[str]]
+    #: values of parameters not freed where the change may differ (the free proof's part)
+    _suggested: Callable[[str, list[str], Scope], tuple[dict[str, list[str]], str]]
 
     def _found(self) -> list[Parameterization]:
         raise NotImplementedError
@@ -92,6 +97,18 @@ class ProbeChoice:
         k = self.config.harness.parameter_probes
         chosen: list[Parameterization] = []
         firsts: dict[str, str] = {}
+        reach = self._new_reach(text) if not inst and k > 0 and deps.params else []
+        if reach and reach[-1] + 2 > PROBE_BEYOND_MAX:
+            return [], self._out_of_reach(reach[-1])
+        done = {
+            r["values"].removesuffix(" free")
+            for r in scope.rows
+            if (r["kind"], r["verdict"]) == FREED_OK
+        }
+        rest = [p for p in self._roots(deps) if p not in done and self._members(p) is None]
+        suggested: dict[str, list[str]] = {}
+        if not inst and k > 0 and rest:
+            suggested, scope.pending = self._suggested(text, rest, scope)
         for p in self._roots(deps):
             got = self._values_of(p, deps, k)
             if not got:
@@ -107,6 +124,12 @@ class ProbeChoice:
                 got += self._pick(p, self._special(text, p), SPECIAL, got)
             if k > 0 and deps.fixed and self._members(p) is None:  # no width of an enum
                 got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
+            if reach and self._members(p) is None:  # past what only the candidate reaches
+                got += self._pick(p, [beyond(reach, "")], 1, got)
+            if k > 0 and not inst and self._members(p) is None:  # `[W:0]` holds W = -1
+                got += self._pick(p, ["-1", "-2"], 1, got)
+            if suggested.get(p):  # where its value uses may differ
+                got += self._pick(p, suggested[p], len(suggested[p]), got)
             chosen += [pz for pz in got if pz not in chosen]
         if not inst and len(firsts) >= 2:
             chosen += [pz for pz in self._combined(firsts) if pz not in chosen]
@@ -159,6 +182,43 @@ class ProbeChoice:
             "change cannot be checked for every value of a module nothing in the repository "
             "instantiates (write the rewrite without it, or, if the module is only built with "
             'its defaults, set harness.unused_parameters = "defaults")'
+        )
+
+    def _unbuilt(self, pz: Parameterization, res: EvalResult, scope: Scope) -> bool:
+        """Whether ``res`` is the candidate not compiling under a negative value of a
+        parameter that sizes something (``{W{1'b0}}`` at W = -1, where the reference's
+        ``[W:0]`` builds): a width below zero is no design's intent, so it is noted, not a
+        difference; a candidate that builds there and differs is."""
+        from rtlopt.frontend._params import sizes
+
+        negative = [p for p, v in pz.values if v.startswith("-") and sizes(self._ref, p)]
+        if negative and res.stage is Stage.COMPILE:
+            scope.notes.append(f"probe {pz.label()}: the candidate does not build there")
+            return True
+        return False
+
+    def _new_reach(self, text: str) -> list[int]:
+        """The numbers the candidate reaches and the reference does not, ascending
+        (:func:`rtlopt.frontend._param_special.reach_numbers`): a change wrong only at a
+        width past one of them shows at a probe one past the largest."""
+        from rtlopt.frontend._param_special import reach_numbers
+
+        name = self.design.target.name
+        with self._probe_lock:
+            theirs = set(reach_numbers(self._ref, name, self.design))
+            mine = reach_numbers(text, name, self.design)
+        return [n for n in mine if n not in theirs]
+
+    @staticmethod
+    def _out_of_reach(n: int) -> str:
+        return (
+            f"the candidate reaches the number {n} (a constant, every value of a shift amount "
+            "or an index, or the largest a fixed-width variable holds), which the reference "
+            "does not, past the widest probe "
+            f"({PROBE_BEYOND_MAX}): a change of a module nothing in the repository "
+            "instantiates could differ only at a width past it (write the rewrite without "
+            "it, or, if the module is only built with its defaults, set "
+            'harness.unused_parameters = "defaults")'
         )
 
     @staticmethod

@@ -128,6 +128,8 @@ class Scope:
     used: int
     rows: list[dict[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Why the change is unchecked if no configuration refutes it ("" for none).
+    pending: str = ""
 
     def add(self, values: str, kind: str, where: str, verdict: str, reason: str = "") -> None:
         self.rows.append(

@@ -29,9 +29,8 @@ parameters, rejected, the place named. So is a change that depends on a paramete
 of the repository instantiates a module through a macro rtlopt reads no definition of (a
 build's ``-DCORE=m``: :mod:`._macro_instances`), which slang's elaboration cannot see.
 
-The whole verdict shares one deadline (:mod:`rtlopt.formal.budget`, ``formal.timeout_s``): the
-repository's configurations get their shares first, then the probes. The result names its scope
-and every configuration with its verdict (:mod:`._param_scope`).
+One deadline (``formal.timeout_s``) for the whole verdict: the repository's configurations
+first, then the probes; the result names its scope and each configuration's verdict.
 """
 
 from __future__ import annotations
@@ -340,7 +339,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 continue
             verdict = verdict_of(res) if res is not None else NOT_FINISHED
             rest = [p.label() for p in probes[i + 1 :]]
-            if verdict == "refuted" and res is not None:
+            if verdict == "refuted" and res is not None and not self._unbuilt(pz, res, scope):
                 where = ", ".join(pz.where[:3])
                 scope.unreached(rest, "probe")
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
@@ -429,6 +428,8 @@ class ParameterCheck(ProbeChoice, FreeProof):
     def _done(
         self, scope: Scope, rejection: tuple[Stage, str, EvalResult | None] | None
     ) -> ParamOutcome:
+        if rejection is None and scope.pending:
+            rejection = (Stage.FORMAL, f"unchecked for parameters: {scope.pending}", None)
         line = scope.text()
         log.info("%s: %s", self.design.target.name, line if rejection is None else "rejected")
         return ParamOutcome(rejection, line if rejection is None else "", tuple(scope.rows))

@@ -32,9 +32,15 @@ from rtlopt.frontend.model import Design
 __all__ = [
     "FREED_SUFFIX",
     "KINDS",
+    "apply_edits",
+    "declarations",
+    "elaborated_types",
     "free_parameters",
+    "input_ports",
     "kind_choices",
     "new_errors",
+    "port_type",
+    "unprobed",
     "vector_width",
 ]
 
@@ -43,6 +49,20 @@ FREED_SUFFIX = "__freed"
 _RANGE = re.compile(r"(?:(?:logic|bit|reg)\s+)?(signed\s+)?(\[[^\[\]]+\])")
 
 
+#: Integer atom types: their width and whether they are signed (red-team round 100: a
+#: ``longint`` parameter was not freed and kept probes no larger than 1,024).
+_ATOMS = {
+    "byte": (8, True),
+    "shortint": (16, True),
+    "int": (32, True),
+    "integer": (32, True),
+    "longint": (64, True),
+    "time": (64, False),
+    "bit": (1, False),
+    "logic": (1, False),
+    "reg": (1, False),
+}
+
 #: How an untyped parameter is freed: as the integer a plain number gives it, and as any
 #: unsigned or signed vector as wide as the widest number the texts write (an untyped
 #: parameter takes the type of the value that overrides it: red-team round 98).
@@ -50,10 +70,16 @@ KINDS = ("integer", "unsigned", "signed")
 
 
 def vector_width(*texts: str) -> int:
-    """The width of the vector an untyped parameter is freed as: past every number up to
-    4,096 the texts write, at least 64 bits."""
+    """The width of the vector an untyped parameter is freed as: past the sum of every number
+    up to 4,096 the texts write (a shift of a shift, ``(K >> 40) >> 40``, reads bit 80:
+    red-team round 100), at least 64 bits, at most :data:`WIDEST` (an override wider than
+    that is outside what the proof covers, and the scope says so)."""
     numbers = [int(n) for t in texts for n in re.findall(r"\d+", t) if len(n) <= 4]
-    return max([64, *(n + 2 for n in numbers if n <= 4096)])
+    return min(WIDEST, max(64, 2 + sum(n for n in numbers if n <= 4096)))
+
+
+#: The widest vector an untyped parameter is freed as.
+WIDEST = 4098
 
 
 def _untyped(decl: Any) -> bool:
@@ -73,7 +99,7 @@ def kind_choices(text: str, module: str, names: Sequence[str]) -> list[dict[str,
     tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
     mod = _module(tree.root, module)
     untyped = []
-    for decl in _declarations(mod) if mod is not None else ():
+    for decl in declarations(mod) if mod is not None else ():
         for d in decl.declarators:
             name = str(getattr(getattr(d, "name", None), "valueText", ""))
             if node_kind(d) != "Comma" and name in names and _untyped(decl):
@@ -92,20 +118,47 @@ def kind_choices(text: str, module: str, names: Sequence[str]) -> list[dict[str,
     return [{p: KINDS[k] for p, k in zip(untyped, row, strict=True)} for row in rows]
 
 
-def _port_type(decl: Any, kind: str = "integer", width: int = 64) -> str | None:
+def unprobed(text: str, module: str, names: Sequence[str]) -> list[str]:
+    """The parameters of ``names`` declared ``real``, ``shortreal``, ``realtime`` or
+    ``string``: no input can hold them and integer probes miss their other values (a
+    fraction: red-team round 101)."""
+    from pyslang import syntax
+
+    tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
+    mod = _module(tree.root, module)
+    out = []
+    for decl in declarations(mod) if mod is not None else ():
+        written = " ".join(str(decl.type).split())
+        for d in decl.declarators:
+            name = str(getattr(getattr(d, "name", None), "valueText", ""))
+            if node_kind(d) != "Comma" and name in names and written in _UNPROBED:
+                out.append(name)
+    del tree
+    return out
+
+
+_UNPROBED = frozenset({"real", "shortreal", "realtime", "string"})
+
+
+def port_type(decl: Any, kind: str = "integer", width: int = 64) -> str | None:
     """The input type of a freed parameter of declaration ``decl``, or None."""
     written = " ".join(str(decl.type).split())
     if _untyped(decl) and kind != "integer":
         return f"{'signed ' if kind == 'signed' else ''}[{width - 1}:0]"
     if written in ("", "integer", "int", "signed", "integer signed", "int signed"):
         return "signed [31:0]"
+    base, _, sign = written.partition(" ")
+    if base in _ATOMS and sign in ("", "signed", "unsigned"):  # an integer atom type
+        bits, signed = _ATOMS[base]
+        signed = (signed and sign != "unsigned") or sign == "signed"
+        return f"{'signed ' if signed else ''}[{bits - 1}:0]"
     m = _RANGE.fullmatch(written)
     if m is None:
         return None
     return f"{'signed ' if m.group(1) else ''}{m.group(2)}"
 
 
-def _declarations(mod: Any) -> Any:
+def declarations(mod: Any) -> Any:
     """The module's parameter declarations (header and body, not in generate blocks)."""
     params = mod.header.parameters
     for d in params.declarations if params is not None else ():
@@ -139,12 +192,12 @@ def free_parameters(
     if mod is None or mod.header.ports is None:
         return None
     inputs: list[tuple[str, str]] = []
-    for decl in _declarations(mod):
+    for decl in declarations(mod):
         for d in decl.declarators:
             name = str(getattr(getattr(d, "name", None), "valueText", ""))
             if node_kind(d) == "Comma" or name not in names:
                 continue
-            port = _port_type(
+            port = port_type(
                 decl, kind if isinstance(kind, str) else kind.get(name, "integer"), width
             )
             if port is None:
@@ -156,7 +209,15 @@ def free_parameters(
     derived = _derived(raw, tree, mod, module, inputs, design)
     if derived is None:
         return None
-    edits += derived
+    edits += derived + input_ports(mod, inputs)
+    del tree  # the tree owns its nodes: released only after the last one is read
+    return apply_edits(raw, edits).decode("utf-8", "surrogateescape")
+
+
+def input_ports(mod: Any, inputs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """Edits adding the input ports ``inputs`` (name, type) to the module ``mod`` (a
+    syntax node with a port list)."""
+    edits: list[tuple[int, int, str]] = []
     ports = mod.header.ports
     close = int(ports.closeParen.location.offset)
     listed = [p for p in ports.ports if node_kind(p) != "Comma"]
@@ -168,14 +229,13 @@ def free_parameters(
         semi = int(mod.header.semi.location.offset) + 1
         edits.append((close, close, sep + ", ".join(n for n, _ in inputs)))
         edits.append((semi, semi, "".join(f" input {k} {n};" for n, k in inputs)))
-    del tree  # the tree owns its nodes: released only after the last one is read
-    return _apply(raw, edits).decode("utf-8", "surrogateescape")
+    return edits
 
 
 def _renamed(mod: Any, names: set[str]) -> list[tuple[int, int, str]]:
     """Edits renaming the declarations of the parameters ``names`` with :data:`FREED_SUFFIX`."""
     edits = []
-    for decl in _declarations(mod):
+    for decl in declarations(mod):
         for d in decl.declarators:
             name = str(getattr(getattr(d, "name", None), "valueText", ""))
             if node_kind(d) != "Comma" and name in names:
@@ -184,7 +244,7 @@ def _renamed(mod: Any, names: set[str]) -> list[tuple[int, int, str]]:
     return edits
 
 
-def _apply(raw: bytes, edits: list[tuple[int, int, str]]) -> bytes:
+def apply_edits(raw: bytes, edits: list[tuple[int, int, str]]) -> bytes:
     """``raw`` with the byte-range replacements ``edits`` (which do not overlap)."""
     for start, end, new in sorted(edits, reverse=True):
         raw = raw[:start] + new.encode() + raw[end:]
@@ -196,7 +256,7 @@ def _idents(node: Any) -> set[str]:
     return set(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", str(node)))
 
 
-def _typed(
+def elaborated_types(
     raw: bytes, mod: Any, module: str, inputs: list[tuple[str, str]], design: Design | None
 ) -> dict[str, str | None]:
     """The net types (``signed [7:0]``, None for a type that is no vector) of the elaborated
@@ -209,17 +269,22 @@ def _typed(
     from rtlopt.frontend._slang import preprocessor
 
     defaults: dict[str, str] = {}
-    for decl in _declarations(mod):
+    for decl in declarations(mod):
         for d in decl.declarators:
             name = str(getattr(getattr(d, "name", None), "valueText", ""))
             init = getattr(d, "initializer", None)
             if node_kind(d) != "Comma" and init is not None:
                 defaults[name] = str(init.expr).strip()
     edits = _renamed(mod, {n for n, _ in inputs})
-    semi = int(mod.header.semi.location.offset) + 1
-    lines = "".join(f" localparam {k} {n} = {defaults.get(n, '0')};" for n, k in inputs)
-    edits.append((semi, semi, lines))
-    out = _apply(raw, edits)
+    header = mod.header.parameters
+    if header is not None:  # first in the header list: its localparams may use them
+        at = int(header.openParen.location.offset) + 1
+        typed = "".join(f"localparam {k} {n} = {defaults.get(n, '0')}, " for n, k in inputs)
+    else:
+        at = int(mod.header.semi.location.offset) + 1
+        typed = "".join(f" localparam {k} {n} = {defaults.get(n, '0')};" for n, k in inputs)
+    edits.append((at, at, typed))
+    out = apply_edits(raw, edits)
     popts: list[Any] = []
     sm = None
     if design is not None:
@@ -264,7 +329,8 @@ def _derived(
     statements = [
         item for item in mod.members if node_kind(item) == "ParameterDeclarationStatement"
     ]
-    hit = False
+    header = _header_localparams(mod, freed)
+    hit = bool(header)
     for st in statements:
         decls = [d for d in st.parameter.declarators if node_kind(d) != "Comma"]
         inits = [getattr(d, "initializer", None) for d in decls]
@@ -273,9 +339,22 @@ def _derived(
             freed |= {str(d.name.valueText) for d in decls}  # any of them may be derived
     if not hit:
         return []
-    types = _typed(raw, mod, module, inputs, design)
+    types = elaborated_types(raw, mod, module, inputs, design)
     edits: list[tuple[int, int, str]] = []
     names = {n for n, _ in inputs}
+    nets: list[str] = []  # the header's localparams, as nets first in the body
+    for d in header:
+        name = str(d.name.valueText)
+        net = types.get(name)
+        if net is None or len(list(getattr(d, "dimensions", None) or ())):
+            return None
+        names.add(name)
+        start, end = _node_span(d)
+        edits.append((start, end, f"{name}{FREED_SUFFIX} = 0"))
+        nets.append(f" wire {net} {str(d).strip()};")
+    if nets:
+        semi = int(mod.header.semi.location.offset) + 1
+        edits.append((semi, semi, "".join(nets)))
     for st in statements:
         decl = st.parameter
         parts: list[str] = []
@@ -299,6 +378,28 @@ def _derived(
             start, end = _node_span(st)
             edits.append((start, end, " ".join(parts)))
     return edits
+
+
+def _header_localparams(mod: Any, freed: set[str]) -> list[Any]:
+    """The declarators of the header's localparams (``#(parameter K = 5, localparam KB = K +
+    1)``: a declaration without a keyword has the one before it) computed from ``freed`` or
+    from one another, in order (red-team round 100)."""
+    header = mod.header.parameters
+    out: list[Any] = []
+    keyword = "parameter"
+    names = set(freed)
+    for decl in header.declarations if header is not None else ():
+        if node_kind(decl) != "ParameterDeclaration":
+            continue
+        keyword = str(getattr(decl.keyword, "valueText", "") or keyword)
+        for d in decl.declarators:
+            init = getattr(d, "initializer", None)
+            if node_kind(d) == "Comma" or keyword != "localparam" or init is None:
+                continue
+            if _idents(init.expr) & names:
+                out.append(d)
+                names.add(str(d.name.valueText))
+    return out
 
 
 def _node_span(node: Any) -> tuple[int, int]:

@@ -109,3 +109,116 @@ def special_values(
             marks += [(len(changes), v) for c in changes for v in (c, c - 1)]
     out = [str(v) for _, v in sorted(marks)]
     return [v for v in dict.fromkeys(out) if v != default]
+
+
+#: A shift amount or an index of at most this many bits reaches every value it can hold: its
+#: widest value bounds the width a probe goes past (:func:`reach_numbers`).
+REACH_BITS = 8
+_SHIFTS = frozenset(
+    {"LogicalShiftLeft", "LogicalShiftRight", "ArithmeticShiftLeft", "ArithmeticShiftRight"}
+)
+
+
+def _value(c: Any) -> int | None:
+    """The integer a constant holds (negative for a signed one with its top bit set)."""
+    try:
+        v = int(_number(c))
+    except ValueError:  # x or z bits
+        return None
+    width = int(getattr(c.value, "bitWidth", 0) or 0)
+    if getattr(c.value, "isSigned", False) and width and v >= 2 ** (width - 1):
+        v -= 2**width
+    return v
+
+
+def reach_numbers(text: str, module: str, design: Design) -> list[int]:
+    """The widths past which ``module`` of ``text`` may compute differently, at its
+    defaults, from what it reaches without writing it: a shift by a constant amount, a select
+    at a constant index and a replication count reach that number (``a >> (13 * 3)`` is 0
+    while ``W <= 39``: red-team round 100); a shift by a signal or a select at a signal of
+    at most :data:`REACH_BITS` bits reaches every value it can hold (a 6-bit amount: 63);
+    any other constant reaches its bit length (``a == 1000`` can hold only where ``W >=
+    10``). [] when the text does not elaborate."""
+    import pyslang
+    from pyslang import ast, syntax
+
+    from rtlopt.frontend._slang import preprocessor
+
+    sm, popts = preprocessor(design.include_dirs, design.defines)
+    copts = ast.CompilationOptions()
+    copts.topModules = {module}
+    bag = pyslang.Bag([popts, copts])
+    out: set[int] = set()
+    try:
+        tree = syntax.SyntaxTree.fromText(text, sm, "candidate.v", "", bag)
+        comp = ast.Compilation(bag)
+        comp.addSyntaxTree(tree)
+        root = comp.getRoot()
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+        return []
+    ctx = ast.EvalContext(root)
+
+    def amount(node: Any) -> None:
+        c = node.eval(ctx)
+        if c:
+            v = _value(c)
+            if v is not None:
+                out.add(abs(v))
+            return
+        width = int(getattr(node.type, "bitWidth", 0) or 0)
+        if 0 < width <= REACH_BITS:
+            out.add(2**width - 1)
+
+    def each(node: Any) -> Any:
+        kind = _kind(node)
+        if kind == "BinaryOp" and str(node.op).rsplit(".", 1)[-1] in _SHIFTS:
+            amount(node.right)
+        elif kind == "ElementSelect":
+            amount(node.selector)
+        elif kind == "RangeSelect":
+            amount(node.left)
+            amount(node.right)
+        elif kind == "Replication":
+            amount(node.count)
+        elif kind in _KINDS or kind == "IntegerLiteral":
+            c = node.eval(ctx)
+            v = _value(c) if c else None
+            if v is not None:
+                out.add(abs(v).bit_length())
+        return ast.VisitAction.Advance
+
+    root.visit(each)
+    del comp
+    out.update(_capacities(tree.root))
+    del tree
+    return sorted(out)
+
+
+#: A variable of a fixed width from this many bits to :data:`COUNTS_BITS` holds counts up to
+#: 2**bits - 1: a count of W things wraps past that (red-team round 100: a 10-bit popcount
+#: of a W-bit port wraps only at W >= 1024). Below it, the count is probed past; wider than
+#: that, widths past 2**bits are not built.
+COUNTS_BITS = 16
+_RANGE = re.compile(r"\[\s*(\d+)\s*:\s*(\d+)\s*\]")
+
+
+def _capacities(node: Any) -> set[int]:
+    """The largest value each variable or net declared with a fixed width (``reg [9:0] c``)
+    of at most :data:`COUNTS_BITS` bits holds."""
+    out: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kind = _kind(n)
+        if kind in ("DataDeclaration", "NetDeclaration"):
+            m = _RANGE.fullmatch(" ".join(str(getattr(n, "type", "")).split()).split(" ")[-1])
+            if m is not None:
+                bits = abs(int(m.group(1)) - int(m.group(2))) + 1
+                if bits <= COUNTS_BITS:
+                    out.add(2**bits - 1)
+            continue
+        try:
+            stack.extend(c for c in n if c is not None and hasattr(c, "kind"))
+        except TypeError:
+            continue
+    return out

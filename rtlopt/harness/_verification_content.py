@@ -119,6 +119,7 @@ def _own_writes_only(root: object, declaring: object) -> bool:
         for n in _nodes(declaring)
         if _kind(n) in ("DataDeclaration", "NetDeclaration")
         for d in n.declarators  # type: ignore[attr-defined]
+        if hasattr(d, "name")  # the list's commas are tokens
     }
     for i, node in enumerate(nodes):
         kind = _kind(node)

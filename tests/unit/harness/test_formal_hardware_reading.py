@@ -159,3 +159,16 @@ def test_a_file_too_large_to_scan_may_define_formal(
     monkeypatch.setattr(vo, "_SCANNED_BYTES", 64)
     d = _design(tmp_path, {"tb/stim.svh": "`define FORMAL\n" + "// padding\n" * 20})
     assert "too large" in formal_build(d)  # type: ignore[arg-type]
+
+
+def test_a_branch_declaring_two_names_in_one_declaration_is_read() -> None:
+    """``reg f_past_valid, f_x;`` lists its names with a comma between: the comma is a token,
+    not a declarator (an internal error on ZipCPU's wb2axip, held-out trial 43)."""
+    from rtlopt.harness._verification_content import verification_content
+
+    code = (
+        "reg f_past_valid, f_seen;\ninitial f_past_valid = 0;\n"
+        "always @(posedge i_clk) begin f_past_valid <= 1; f_seen <= 1; end\n"
+    )
+    assert verification_content(code)
+    assert not verification_content(code + "always @(posedge i_clk) o_data <= 0;\n")

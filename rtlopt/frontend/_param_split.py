@@ -1,0 +1,173 @@
+"""A parameter's value uses made an input: where to probe a parameter that cannot be freed.
+
+A parameter that sizes a port cannot be an input of the proof (:mod:`._param_free`), and its
+probes are a few values. A change may use its value through the design's signals so that no
+constant expression singles out the value where it differs: ``wire [31:0] n = a - a + W; y =
+(n == 3 * 4 + 1) ? a - b : a + b`` differs only at ``W = 13`` (red-team round 100). Here every
+use of the parameter as a value (in a continuous assignment, an ``always`` block or a
+variable's initializer; not in a width, a select, a replication count, a cast or a loop's
+header) reads a net ``W__s`` instead, driven by a new input ``W__v``: a proof of the two texts
+so rewritten finds a value of ``W__v`` where they differ, and that value is probed (a real
+probe decides; a value the widths contradict is only a wasted probe). A value already found
+is excluded the next time (``W__s`` is then ``W`` there), so the search goes on to the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rtlopt.frontend._param_deps import _module
+from rtlopt.frontend._param_free import apply_edits, declarations, input_ports, port_type
+from rtlopt.frontend._slang import node_kind
+
+__all__ = ["INPUT_SUFFIX", "split_values"]
+
+#: The input holding a split parameter's value is named with this suffix.
+INPUT_SUFFIX = "__v"
+_NET_SUFFIX = "__s"
+#: A use under one of these reads the value at run time (a function or task: where it is
+#: called at run time; one a constant needs does not build once split).
+_VALUE = frozenset(
+    {
+        "ContinuousAssign",
+        "AlwaysBlock",
+        "AlwaysCombBlock",
+        "AlwaysFFBlock",
+        "AlwaysLatchBlock",
+        "EqualsValueClause",
+        "FunctionDeclaration",
+        "TaskDeclaration",
+    }
+)
+#: A use under one of these needs a constant.
+_CONSTANT = frozenset(
+    {
+        "SimpleRangeSelect",
+        "AscendingRangeSelect",
+        "DescendingRangeSelect",
+        "MultipleConcatenationExpression",
+        "VariableDimension",
+        "ParameterDeclaration",
+        "ParameterDeclarationStatement",
+        "ForVariableDeclaration",
+        "GenvarDeclaration",
+    }
+)
+#: Their own expressions (a header, a condition, a cast's size) need a constant; what they
+#: hold (a loop's body, a generate block, the cast's operand) may read values.
+_HEADERS = frozenset(
+    {"ForLoopStatement", "IfGenerate", "LoopGenerate", "CaseGenerate", "CastExpression"}
+)
+
+
+def _uses(node: Any, names: set[str], path: tuple[str, ...], out: list[Any]) -> None:
+    kind = node_kind(node)
+    if kind in _CONSTANT:
+        return
+    if kind == "IdentifierName" and str(node.identifier.valueText) in names:
+        if any(k in _VALUE for k in path):
+            out.append(node)
+        return
+    if path and path[-1] in _HEADERS and not kind.endswith(("Block", "Statement")):
+        if not (path[-1] == "CastExpression" and kind == "ParenthesizedExpression"):
+            return
+    try:
+        children = list(node)
+    except TypeError:
+        return
+    for c in children:
+        if c is not None and node_kind(c) and hasattr(c, "sourceRange"):
+            _uses(c, names, (*path, kind), out)
+
+
+def _aliases(mod: Any, names: set[str]) -> list[tuple[str, Any]]:
+    """The localparams (header and body) computed from ``names`` or from one another, in
+    order: (name, initializer expression)."""
+    out: list[tuple[str, Any]] = []
+    seen = set(names)
+    for decl in declarations(mod):
+        for d in decl.declarators:
+            init = getattr(d, "initializer", None)
+            if node_kind(d) == "Comma" or init is None:
+                continue
+            found: list[Any] = []
+            _uses(init.expr, seen, ("EqualsValueClause",), found)
+            name = str(d.name.valueText)
+            if found and name not in names:
+                out.append((name, init.expr))
+                seen.add(name)
+    return out
+
+
+def split_values(
+    text: str, module: str, names: Sequence[str], avoid: Mapping[str, Sequence[int]] = {}
+) -> tuple[str, int] | None:
+    """``text`` with the value uses of the parameters ``names`` of ``module`` read from new
+    inputs (module docstring; ``avoid``: values of each where the parameter itself is read),
+    and how many uses were rewritten; None when one of them is not declared there with a
+    type an input can have, or the module has no port list."""
+    from pyslang import syntax
+
+    raw = text.encode("utf-8", "surrogateescape")
+    tree = syntax.SyntaxTree.fromText(raw.decode("latin-1"))
+    mod = _module(tree.root, module)
+    if mod is None or mod.header.ports is None:
+        return None
+    types: dict[str, str] = {}
+    for decl in declarations(mod):
+        for d in decl.declarators:
+            name = str(getattr(getattr(d, "name", None), "valueText", ""))
+            if node_kind(d) != "Comma" and name in names:
+                port = port_type(decl)
+                if port is None:
+                    return None
+                types[name] = port
+    if set(types) != set(names):
+        return None
+    aliases = _aliases(mod, set(names))
+    every = set(names) | {a for a, _ in aliases}
+    found: list[Any] = []
+    for item in mod.members:
+        if node_kind(item) != "ParameterDeclarationStatement":
+            _uses(item, every, (), found)
+    edits = [_renamed(node.identifier) for node in found]
+    inputs = [(n + INPUT_SUFFIX, types[n]) for n in names]
+    edits += input_ports(mod, inputs)
+    nets = ""
+    for n in names:
+        value = n + INPUT_SUFFIX
+        cond = " || ".join(f"{value} == {v}" for v in avoid.get(n, ()))
+        nets += f" wire {types[n]} {n}{_NET_SUFFIX} = " + (
+            f"({cond}) ? {n} : {value};" if cond else f"{value};"
+        )
+    alias_types = _alias_types(raw, mod, module, [a for a, _ in aliases]) if aliases else {}
+    for a, expr in aliases:  # a localparam computed from them: a net computed from theirs
+        if alias_types.get(a) is None:
+            return None
+        inner: list[Any] = []
+        _uses(expr, every, ("EqualsValueClause",), inner)
+        start = int(expr.sourceRange.start.offset)
+        body = apply_edits(
+            raw[start : int(expr.sourceRange.end.offset)],
+            [(b - start, e - start, t) for b, e, t in (_renamed(u.identifier) for u in inner)],
+        ).decode("utf-8", "surrogateescape")
+        nets += f" wire {alias_types[a]} {a}{_NET_SUFFIX} = {body};"
+    semi = int(mod.header.semi.location.offset) + 1
+    edits.append((semi, semi, nets))
+    del tree  # the tree owns its nodes: released only after the last one is read
+    return apply_edits(raw, edits).decode("utf-8", "surrogateescape"), len(found)
+
+
+def _renamed(tok: Any) -> tuple[int, int, str]:
+    """An edit reading the split net of the identifier token ``tok``."""
+    at = int(tok.location.offset)
+    return (at, at + len(str(tok.rawText)), str(tok.valueText) + _NET_SUFFIX)
+
+
+def _alias_types(raw: bytes, mod: Any, module: str, names: list[str]) -> dict[str, str | None]:
+    """The net types of the localparams ``names`` as elaborated at the defaults."""
+    from rtlopt.frontend._param_free import elaborated_types
+
+    types = elaborated_types(raw, mod, module, [], None)
+    return {n: types.get(n) for n in names}
