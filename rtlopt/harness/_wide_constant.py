@@ -97,6 +97,11 @@ def _apply(op: str, a: int, b: int) -> int | None:
     return None
 
 
+def _span(e: Any) -> tuple[int, int]:
+    r = e.sourceRange
+    return int(r.start.offset), int(r.end.offset)
+
+
 def _fits(exact: int, constant: Any, width: int) -> bool:
     got = _int(constant)
     if got is None:
@@ -114,11 +119,18 @@ def wide_constant_problems(design: Elaborated, shift: int) -> list[tuple[int, st
     def check(node: Any) -> None:
         if not _unsized_parameter(node) or node.declaredType.initializer is None:
             return
-        for e in expressions(node.declaredType.initializer):
+        root = node.declaredType.initializer
+        for e in expressions(root):
             if _kind(e) not in ("BinaryOp", "UnaryOp", "NamedValue", "IntegerLiteral"):
                 continue
             exact = _exact(e)
-            value = e.constant if e.constant is not None else node.value
+            # a part slang did not fold (a branch of `?:` not taken) has no value of its own:
+            # the parameter's value is its initializer's, not that part's (held-out trial 43:
+            # `(AW >= 12) ? 12 : AW` read AW as 12)
+            whole = _span(e) == _span(root)
+            value = e.constant if e.constant is not None else (node.value if whole else None)
+            if value is None:
+                continue
             width = int(e.type.bitWidth) if e.type.isIntegral else 0
             if exact is None or width <= 0 or _fits(exact, value, width):
                 continue

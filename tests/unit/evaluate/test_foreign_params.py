@@ -102,6 +102,8 @@ def test_each_form_sets_a_configuration(tmp_path: Path, name: str, text: str, li
         "sim:\n\tiverilog -Pother.W=37 -Pother.N=4 -o sim tgt.v\n",  # another module's
         "sim:\n\tverilator -GL=5 tgt.v\n",  # a localparam: no setting a parent can make
         "sim:\n\tverilator -GW=8 tgt.v\n",  # the defaults
+        # another top's parameter, named on the same Yosys line (held-out trial 43)
+        "syn:\n\tyosys -p 'hierarchy -top other -chparam W 37'\n",
     ],
 )
 def test_what_sets_no_other_configuration(tmp_path: Path, text: str) -> None:
