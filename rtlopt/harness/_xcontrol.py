@@ -128,7 +128,9 @@ def _sources(design: Elaborated, flow: _Flow) -> dict[Any, str]:
     out: dict[Any, str] = {}
     for sym in flow.signals:
         scope = sym.parentScope
-        if scope is None or scope.isProceduralContext:
+        # a generate block these parameters do not build holds no signal of the simulation
+        # (its instances are not even bound: held-out trial 43, ZipCPU's axilempty)
+        if scope is None or scope.isProceduralContext or scope.isUninstantiated:
             continue
         init = getattr(sym, "initializer", None)
         if init is None and sym.name not in written:

@@ -76,3 +76,23 @@ def test_a_reference_whose_decision_reads_an_undriven_net_leaves_changes_uncheck
     found = reference_problems([ref], "the reference module")
     assert found and found[0][1].startswith("unchecked: the reference module, line 4:"), found
     assert "'u' is never driven" in found[0][1]
+
+
+def test_a_net_of_a_generate_block_the_parameters_do_not_build_is_no_x_source() -> None:
+    """Held-out trial 43 (ZipCPU's axilempty): a net driven by an instance inside a generate
+    branch the defaults do not build was "never driven" (the instance of an unbuilt block is
+    not bound), and every candidate was refused; where the block is built, it is driven."""
+    from rtlopt.harness._readings import reading_problems
+    from rtlopt.verilog import blank_comments
+
+    text = (
+        "module sub(input i, output o); assign o = i; endmodule\n"
+        "module top #(parameter P = 1'b0) (input clk, input a, output reg y);\n"
+        "  generate if (P) begin : g\n    wire w;\n    sub u(.i(a), .o(w));\n"
+        "    always @(posedge clk) if (w) y <= 1; else y <= 0;\n"
+        "  end else begin : h\n    always @(posedge clk) y <= a;\n  end endgenerate\n"
+        "endmodule\n"
+    )
+    assert not reading_problems(blank_comments(text))
+    built = text.replace("P = 1'b0", "P = 1'b1").replace("sub u(.i(a), .o(w));", "")
+    assert any("never driven" in m for _, m in reading_problems(blank_comments(built)))
