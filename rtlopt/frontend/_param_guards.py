@@ -109,14 +109,16 @@ def _parameters(mod: Any) -> tuple[set[str], set[str], set[str]]:
             else:
                 varying.add(name)
     for name, values in _assigned(mod).items():
-        if name not in names:
-            used = {t.text for v in values for t in _tokens(v) if t.kind == "ident"}
-            local[name] = used | {name}  # constant once every name it reads is
+        used = {t.text for v in values for t in _tokens(v) if t.kind == "ident"}
+        # constant once every name it reads is; one that reads itself (a loop's variable,
+        # `ik = ik - 1`, a counter) changes as it runs (held-out trial 43: ZipCPU's apbslave)
+        if name not in names and name not in used:
+            local[name] = used
     grew = True
     while grew:
         grew = False
         for name, used in local.items():
-            if name not in names and not (used - {name}) - names - _QUERIES - _BENIGN:
+            if name not in names and not used - names - _QUERIES - _BENIGN:
                 names.add(name)
                 grew = True
             if name not in varying and used & (varying | _QUERIES):

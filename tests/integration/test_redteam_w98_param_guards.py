@@ -50,6 +50,17 @@ def test_a_guard_the_reference_does_not_write_is_found(extra: str, y: str) -> No
     assert new_guards(REF, _cand(extra, y), "m"), (extra, y)
 
 
+def test_a_variable_that_reads_itself_is_no_constant() -> None:
+    """Held-out trial 43 (ZipCPU's apbslave): a descending loop's ``ik >= 0`` was a guard,
+    its variable counted as a constant because every write of it read only constants and
+    itself (``ik = ik - 1``)."""
+    head = "module m #(parameter DW = 32) (input clk, input [DW-1:0] a, output reg [DW-1:0] y);\n"
+    loop = "  integer ik;\n  always @(posedge clk)\n    for ({}) y[ik*8 +: 8] <= a[ik*8 +: 8];\n"
+    ref = head + loop.format("ik = 0; ik < DW/8; ik = ik + 1") + "endmodule\n"
+    cand = head + loop.format("ik = DW/8; ik > 0; ik = ik - 1") + "endmodule\n"
+    assert not any("ik" in g for g in new_guards(ref, cand, "m")), new_guards(ref, cand, "m")
+
+
 def test_what_the_reference_writes_and_plain_arithmetic_are_no_guards() -> None:
     ref = REF.replace("  localparam", "  localparam CW = $clog2(W);\n  localparam")
     same = ref.replace("assign y = a + b + K + RI;", "assign y = RI + K + b + a;")
