@@ -172,7 +172,15 @@ class FreeProof:
         name = self.design.target.name
         label = ", ".join(names)
         ref, cand = split_values(self._ref, name, names), split_values(text, name, names)
-        if ref is None or cand is None or ref[1] + cand[1] == 0:
+        if ref is None or cand is None:  # a type no input holds, a name declared twice
+            return {}, (
+                f"rtlopt cannot read the uses of {label} as values in the "
+                f"{'reference' if ref is None else 'candidate'} (a type no input can have, or "
+                "a localparam computed from it declared twice), so a module nothing in the "
+                "repository instantiates could differ at a value no probe tries (if the module "
+                'is only built with its defaults, set harness.unused_parameters = "defaults")'
+            )
+        if ref[1] + cand[1] == 0:
             return {}, ""
         try:
             res: EvalResult = self._freed(label, ref[0], proof=True, kind="values").evaluate(

@@ -100,6 +100,9 @@ class ProbeChoice:
         reach = self._new_reach(text) if not inst and k > 0 and deps.params else []
         if reach and reach[-1] + 2 > PROBE_BEYOND_MAX:
             return [], self._out_of_reach(reach[-1])
+        if not inst and k > 0 and deps.params:  # and past every new constant's value
+            values = [*self._new_reach(text, values=True), *deps.numbers]
+            reach += [n for n in values if 0 <= n and n + 2 <= PROBE_BEYOND_MAX]
         done = {
             r["values"].removesuffix(" free")
             for r in scope.rows
@@ -197,7 +200,7 @@ class ProbeChoice:
             return True
         return False
 
-    def _new_reach(self, text: str) -> list[int]:
+    def _new_reach(self, text: str, values: bool = False) -> list[int]:
         """The numbers the candidate reaches and the reference does not, ascending
         (:func:`rtlopt.frontend._param_special.reach_numbers`): a change wrong only at a
         width past one of them shows at a probe one past the largest."""
@@ -205,8 +208,8 @@ class ProbeChoice:
 
         name = self.design.target.name
         with self._probe_lock:
-            theirs = set(reach_numbers(self._ref, name, self.design))
-            mine = reach_numbers(text, name, self.design)
+            theirs = set(reach_numbers(self._ref, name, self.design, values))
+            mine = reach_numbers(text, name, self.design, values)
         return [n for n in mine if n not in theirs]
 
     @staticmethod

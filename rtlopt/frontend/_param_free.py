@@ -46,7 +46,7 @@ __all__ = [
 
 #: The freed parameter's declaration is renamed with this suffix.
 FREED_SUFFIX = "__freed"
-_RANGE = re.compile(r"(?:(?:logic|bit|reg)\s+)?(signed\s+)?(\[[^\[\]]+\])")
+_RANGE = re.compile(r"(?:(?:logic|bit|reg)\s+)?(signed\s+|unsigned\s+)?(\[[^\[\]]+\])")
 
 
 #: Integer atom types: their width and whether they are signed (red-team round 100: a
@@ -155,7 +155,7 @@ def port_type(decl: Any, kind: str = "integer", width: int = 64) -> str | None:
     m = _RANGE.fullmatch(written)
     if m is None:
         return None
-    return f"{'signed ' if m.group(1) else ''}{m.group(2)}"
+    return f"{'signed ' if (m.group(1) or '').startswith('signed') else ''}{m.group(2)}"
 
 
 def declarations(mod: Any) -> Any:

@@ -131,14 +131,15 @@ def _value(c: Any) -> int | None:
     return v
 
 
-def reach_numbers(text: str, module: str, design: Design) -> list[int]:
+def reach_numbers(text: str, module: str, design: Design, values: bool = False) -> list[int]:
     """The widths past which ``module`` of ``text`` may compute differently, at its
     defaults, from what it reaches without writing it: a shift by a constant amount, a select
     at a constant index and a replication count reach that number (``a >> (13 * 3)`` is 0
     while ``W <= 39``: red-team round 100); a shift by a signal or a select at a signal of
     at most :data:`REACH_BITS` bits reaches every value it can hold (a 6-bit amount: 63);
     any other constant reaches its bit length (``a == 1000`` can hold only where ``W >=
-    10``). [] when the text does not elaborate."""
+    10``); with ``values``, its value (``i < 5 * 8`` bounds a loop at 40: red-team round
+    102). [] when the text does not elaborate."""
     import pyslang
     from pyslang import ast, syntax
 
@@ -184,7 +185,7 @@ def reach_numbers(text: str, module: str, design: Design) -> list[int]:
             c = node.eval(ctx)
             v = _value(c) if c else None
             if v is not None:
-                out.add(abs(v).bit_length())
+                out.add(abs(v) if values else abs(v).bit_length())
         return ast.VisitAction.Advance
 
     root.visit(each)
@@ -199,7 +200,35 @@ def reach_numbers(text: str, module: str, design: Design) -> list[int]:
 #: of a W-bit port wraps only at W >= 1024). Below it, the count is probed past; wider than
 #: that, widths past 2**bits are not built.
 COUNTS_BITS = 16
-_RANGE = re.compile(r"\[\s*(\d+)\s*:\s*(\d+)\s*\]")
+_RANGE = re.compile(r"\[([\d\s+*()-]+):([\d\s+*()-]+)\]")
+
+
+def _folded(text: str) -> int | None:
+    """The value of a bound written with digits, ``+ - *`` and parentheses only (``5*8-1``)."""
+    import ast as pyast
+
+    def value(n: Any) -> int:
+        if isinstance(n, pyast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, pyast.UnaryOp) and isinstance(n.op, pyast.USub):
+            return -value(n.operand)
+        if isinstance(n, pyast.BinOp) and isinstance(n.op, (pyast.Add, pyast.Sub, pyast.Mult)):
+            a, b = value(n.left), value(n.right)
+            if abs(a) > 1 << 20 or abs(b) > 1 << 20:
+                raise ValueError("too large")
+            return (
+                a + b
+                if isinstance(n.op, pyast.Add)
+                else a - b
+                if isinstance(n.op, pyast.Sub)
+                else a * b
+            )
+        raise ValueError("not a bound")
+
+    try:
+        return value(pyast.parse(text.strip(), mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
 
 
 def _capacities(node: Any) -> set[int]:
@@ -211,9 +240,11 @@ def _capacities(node: Any) -> set[int]:
         n = stack.pop()
         kind = _kind(n)
         if kind in ("DataDeclaration", "NetDeclaration"):
-            m = _RANGE.fullmatch(" ".join(str(getattr(n, "type", "")).split()).split(" ")[-1])
-            if m is not None:
-                bits = abs(int(m.group(1)) - int(m.group(2))) + 1
+            ranges = _RANGE.findall(str(getattr(n, "type", "")))
+            msb, lsb = (_folded(ranges[-1][0]), _folded(ranges[-1][1])) if ranges else (None, None)
+            if msb is not None and lsb is not None:
+                bits = abs(msb - lsb) + 1
+                out.add(bits)  # W-bit data in it is cut past that width (round 102)
                 if bits <= COUNTS_BITS:
                     out.add(2**bits - 1)
             continue

@@ -81,12 +81,33 @@ def _uses(node: Any, names: set[str], path: tuple[str, ...], out: list[Any]) -> 
             _uses(c, names, (*path, kind), out)
 
 
-def _aliases(mod: Any, names: set[str]) -> list[tuple[str, Any]]:
+def _all_declarations(mod: Any) -> list[Any]:
+    """Every parameter declaration of the module, in generate blocks too, in text order."""
+    out: list[Any] = []
+    stack = [mod]
+    while stack:
+        node = stack.pop()
+        if node_kind(node) == "ParameterDeclaration":
+            out.append(node)
+            continue
+        try:
+            children = list(node)
+        except TypeError:
+            continue
+        stack.extend(
+            c
+            for c in reversed(children)
+            if c is not None and node_kind(c) and hasattr(c, "sourceRange")
+        )
+    return out
+
+
+def _aliases(mod: Any, names: set[str]) -> list[tuple[str, Any]] | None:
     """The localparams (header and body) computed from ``names`` or from one another, in
     order: (name, initializer expression)."""
     out: list[tuple[str, Any]] = []
     seen = set(names)
-    for decl in declarations(mod):
+    for decl in _all_declarations(mod):
         for d in decl.declarators:
             init = getattr(d, "initializer", None)
             if node_kind(d) == "Comma" or init is None:
@@ -95,6 +116,8 @@ def _aliases(mod: Any, names: set[str]) -> list[tuple[str, Any]]:
             _uses(init.expr, seen, ("EqualsValueClause",), found)
             name = str(d.name.valueText)
             if found and name not in names:
+                if name in seen:
+                    return None  # two of that name (generate blocks): no one net for it
                 out.append((name, init.expr))
                 seen.add(name)
     return out
@@ -126,6 +149,8 @@ def split_values(
     if set(types) != set(names):
         return None
     aliases = _aliases(mod, set(names))
+    if aliases is None:
+        return None
     every = set(names) | {a for a, _ in aliases}
     found: list[Any] = []
     for item in mod.members:
