@@ -223,9 +223,8 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 reason = f"under parameters {pz.label()} ({where}): {res.reason}"
                 scope.unreached([p.label() for p in others[i + 1 :]], "repository")
                 return self._done(scope, (res.stage, reason, res))
-        texts = None  # every value of a parameter that only enters values: probes add nothing
-        if not inst:  # (and new guards are looked for among the parameters that are not freed)
-            verdict, texts = self._free_check(text, deps, deadline, scope)
+        verdict, texts = self._free_check(text, deps, deadline, scope) if not inst else (None, None)
+        if not inst:
             freed = {r["values"] for r in scope.rows if (r["kind"], r["verdict"]) == FREED_OK}
             if verdict is not None or (deps.params and freed >= {f"{p} free" for p in deps.params}):
                 return self._done(scope, verdict)
