@@ -31,8 +31,8 @@ from rtlopt.config import Config
 from rtlopt.errors import DesignError
 from rtlopt.evaluate._alternatives import Substitution, substituted_design, substitution_label
 from rtlopt.evaluate._configs import label
-from rtlopt.evaluate._param_scope import verdict_of
-from rtlopt.evaluate._params import Factory, _Evaluates
+from rtlopt.evaluate._param_scope import Evaluates, verdict_of
+from rtlopt.evaluate._params import Factory
 from rtlopt.evaluate._reporting_blocks import without_any_reporting_block
 from rtlopt.evaluate._target_copy import design_with_target_text
 from rtlopt.formal.budget import Deadline, within
@@ -98,7 +98,7 @@ class ConfigurationCheck:
         self.workdir = workdir
         self.factory = factory
         self._lock = threading.Lock()
-        self._subs: dict[tuple[str, ...], _Evaluates] = {}
+        self._subs: dict[tuple[str, ...], Evaluates] = {}
         self._valid: dict[tuple[str, ...], str] = {}
         self._derived: frozenset[str] | None = None
         self._derived_lock = threading.Lock()
@@ -295,7 +295,7 @@ class ConfigurationCheck:
 
     def _sub(
         self, macros: list[str], config: frozenset[str] | None, build: Substitution
-    ) -> _Evaluates:
+    ) -> Evaluates:
         """The evaluator of the target read with ``config`` (None: this one's) in the build
         ``build`` (one per configuration).
 

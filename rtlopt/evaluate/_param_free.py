@@ -171,6 +171,9 @@ class FreeProof:
 
         name = self.design.target.name
         label = ", ".join(names)
+        passed = self._passed_on(text, names)
+        if passed:
+            return {}, passed
         ref, cand = split_values(self._ref, name, names), split_values(text, name, names)
         if ref is None or cand is None:  # a type no input holds, a name declared twice
             return {}, (
@@ -204,6 +207,41 @@ class FreeProof:
             '"defaults")'
         )
         return {p: [str(v)] for p, v in found.items() if v is not None}, why
+
+    def _passed_on(self, text: str, names: list[str]) -> str:
+        """Why the split proof cannot see every value use of ``names``: the reference or the
+        candidate assigns one to an instance's parameter that its module uses as a value
+        (:func:`rtlopt.frontend._param_passed.passed_on`), or ""."""
+        from rtlopt.frontend import parse_text
+        from rtlopt.frontend._param_passed import passed_on
+
+        name = self.design.target.name
+        try:
+            helpers = {m.name: m.text() for m in parse_text(text, "candidate.v") if m.name != name}
+        except (RtloptError, OSError):
+            helpers = {}
+
+        def source(module: str) -> str | None:
+            if module in helpers:
+                return helpers[module]
+            found = self.design.modules.get(module)
+            try:
+                return found.text() if found is not None else None
+            except OSError:
+                return None
+
+        for side, code in (("reference", self._ref), ("candidate", text)):
+            where = passed_on(code, name, names, source)
+            if where:
+                return (
+                    f"the {side} passes {', '.join(names)} to the parameter {where}, which "
+                    "uses it as a value or passes it on: a proof at one value of it cannot "
+                    "see those uses, so a module nothing in the repository instantiates could "
+                    "differ at a value no probe tries (write the helper's logic inline, or, if "
+                    "the module is only built with its defaults, set harness.unused_parameters "
+                    '= "defaults")'
+                )
+        return ""
 
     def _holds(self, p: str, ref: str) -> bool:
         """Whether the reference with ``p`` (names joined by ", ") inputs builds, passes the

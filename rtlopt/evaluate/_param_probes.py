@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
 from rtlopt.evaluate._param_free import FREED_OK
-from rtlopt.evaluate._param_scope import Scope
+from rtlopt.evaluate._param_scope import SKIPPED, Evaluates, Scope
 from rtlopt.frontend._params import PROBE_BEYOND_MAX
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
@@ -54,6 +54,12 @@ class ProbeChoice:
         raise NotImplementedError
 
     def _legal(self, values: dict[str, str]) -> Parameterization | None:
+        raise NotImplementedError
+
+    def instantiated(self) -> bool:
+        raise NotImplementedError
+
+    def _sub(self, values: dict[str, str], *, proof: bool = True) -> Evaluates:
         raise NotImplementedError
 
     def _roots(self, deps: ParamDependence) -> list[str]:
@@ -144,6 +150,70 @@ class ProbeChoice:
                 "; ".join(pz.label() for pz in chosen) or "none",
             )
         return chosen, ""
+
+    def _holds_first(self, pz: Parameterization) -> bool | None:
+        """Whether probe ``pz`` is legal before the candidate is checked under it
+        (:meth:`_probe_holds`); None (used, undecided) for a target the repository
+        instantiates: its probes are extra assurance, so the reference is checked against
+        itself under one only where the candidate differs there (:meth:`_illegal`), which
+        halves the probes' cost where the candidate holds."""
+        return None if self.instantiated() else self._probe_holds(pz)
+
+    def _illegal(self, pz: Parameterization, scope: Scope) -> bool:
+        """Whether the candidate's difference (or unfinished check) under probe ``pz`` of an
+        instantiated target (whose probes' legality waits: :meth:`_holds_first`) is no
+        verdict: the reference under it fails against itself (then the probe is not legal,
+        its row says so); a reference check that cannot decide leaves the verdict standing."""
+        if not self.instantiated() or self._probe_holds(pz) is not False:
+            return False
+        row = next(r for r in reversed(scope.rows) if r["values"] == pz.label())
+        row.update(verdict=SKIPPED, reason="the reference under it fails against itself")
+        scope.notes.append(f"probe {pz.label()} skipped: the reference fails against itself")
+        return True
+
+    def _probe_holds(self, pz: Parameterization) -> bool | None:
+        """Whether the reference specialized to probe ``pz`` evaluates against itself (a copy
+        with a comment appended: built, screened and simulated from its stated power-up
+        values, not short-cut as identical text); None when that check did not finish or
+        left the verdict to a proof, or did not start because the time of the search for
+        legal probes (its :func:`within` deadline) is spent: the defaults' own proof comes
+        after it in the verdict's one budget.
+
+        The reference is not proven against itself here: a proof of a design against its own
+        copy says nothing of the candidate, it took as long as the candidate's own proof under
+        the probe (a module of 13 probes spent the budget on them and was left unchecked), and
+        a proof of it that ran out of time made the probe "not legal", so the candidate went
+        unchecked under it. The candidate's own proof under the probe decides; one that does
+        not finish leaves the change unchecked (fail closed). Only a reference that does not
+        build, pass the screen or simulate against itself makes a probe illegal."""
+        from rtlopt.errors import RtloptError
+        from rtlopt.formal.budget import time_left
+
+        left = time_left()
+        if left is not None and left < 1.0:  # the search's share is spent: not a verdict
+            log.info("probe %s: no time left to check the reference under it", pz.label())
+            return None
+        from rtlopt.frontend._params import specialize
+
+        values = pz.differs(self._found()[0])
+        # the target's own text, as a candidate is: its file's other modules are the
+        # repository's, and a copy of them is refused as a redefinition
+        copy = specialize(self.design.target.text(), self.design.target.name, values)
+        copy += "\n// the reference under a probe parameterization\n"
+        try:
+            res = self._sub(values, proof=False).evaluate(copy)
+        except RtloptError as exc:
+            log.info("probe %s not used: %s", pz.label(), exc)
+            return False
+        if res.accepted:
+            return True
+        if res.is_infrastructure_error or res.reason.startswith("unchecked"):
+            # no verdict on the probe (a tool's time, or what only a proof decides): the
+            # probe is used and the candidate's own check under it decides
+            log.info("probe %s: the reference under it is undecided: %s", pz.label(), res.reason)
+            return None
+        log.info("probe %s not used: the reference under it: %s", pz.label(), res.reason)
+        return False
 
     def _values_of(self, p: str, deps: ParamDependence, k: int) -> list[Parameterization]:
         """Up to ``k`` probes of ``p`` from the change's own numbers, then up to ``k`` more

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
+
+if TYPE_CHECKING:
+    from rtlopt.formal.second import SecondProof
 
 __all__ = [
     "NOT_FINISHED",
     "NOT_REACHED",
     "PENDING",
+    "SKIPPED",
+    "Evaluates",
     "ParamOutcome",
     "Scope",
     "probe_short",
@@ -31,6 +37,20 @@ NOT_FINISHED = "not finished"
 PENDING = "pending"
 #: A configuration the evaluation never checked: an earlier one (or another stage) rejected.
 NOT_REACHED = "not reached"
+#: A probe that turned out not legal: the reference under it fails against itself.
+SKIPPED = "skipped"
+
+
+class Evaluates(Protocol):
+    """The evaluator of a specialized target (the Evaluator class)."""
+
+    def evaluate(self, text: str) -> EvalResult: ...
+
+    def confirm(self, text: str, result: EvalResult) -> SecondProof: ...
+
+    def in_reference_order(self, text: str) -> str: ...
+
+    def close(self) -> None: ...
 
 
 def with_defaults(
@@ -143,7 +163,7 @@ class Scope:
 
     def text(self) -> str:
         """One line: what was proven, for which configurations, and what was left out."""
-        left = (NOT_FINISHED, "refuted", PENDING, NOT_REACHED)
+        left = (NOT_FINISHED, "refuted", PENDING, NOT_REACHED, SKIPPED)
         kept = [r for r in self.rows if r["verdict"] not in left]
         verb = "proven" if all(r["verdict"] == "proven" for r in kept) else "checked"
         probes = sum(1 for r in kept if r["kind"] == "probe")

@@ -41,14 +41,15 @@ import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
-from rtlopt.errors import DesignError, RtloptError
+from rtlopt.errors import DesignError
 from rtlopt.evaluate._param_free import FREED_OK, FreeProof
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
+    Evaluates,
     ParamOutcome,
     Scope,
     probe_short,
@@ -67,18 +68,8 @@ if TYPE_CHECKING:
     from rtlopt.frontend._params import Elaborations, Parameterization
 
 
-class _Evaluates(Protocol):
-    def evaluate(self, text: str) -> EvalResult: ...
-
-    def confirm(self, text: str, result: EvalResult) -> SecondProof: ...
-
-    def in_reference_order(self, text: str) -> str: ...
-
-    def close(self) -> None: ...
-
-
 #: Makes the second evaluator: ``(design, config, workdir) -> evaluator`` (the Evaluator class).
-Factory = Callable[[Design, Config, Path], _Evaluates]
+Factory = Callable[[Design, Config, Path], Evaluates]
 
 __all__ = ["ParameterCheck"]
 
@@ -110,7 +101,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
         self._ref = ""
         self._ref_dead: list[str] = []
         self._elab: Elaborations = {}  # the reference's elaborations, shared by every search
-        self._subs: dict[int, _Evaluates] = {}
+        self._subs: dict[int, Evaluates] = {}
         self._keys: dict[tuple[tuple[tuple[str, str], ...], bool], int] = {}
         self._designs: dict[tuple[tuple[str, str], ...], Design] = {}
         self._probe_lock = threading.RLock()
@@ -215,6 +206,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
         why = self._unchecked(deps, inst, scope)
         if why:
             return self._done(scope, (Stage.FORMAL, f"unchecked for parameters: {why}", None))
+        iface = not inst or self._opened(deps, scope)
         others = [pz for pz in settings[1:] if pz.differs(settings[0])]
         for i, pz in enumerate(others):
             res = self._run(text, pz, "repository", deadline.share(len(others) - i), scope)
@@ -223,18 +215,30 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 reason = f"under parameters {pz.label()} ({where}): {res.reason}"
                 scope.unreached([p.label() for p in others[i + 1 :]], "repository")
                 return self._done(scope, (res.stage, reason, res))
-        verdict, texts = self._free_check(text, deps, deadline, scope) if not inst else (None, None)
-        if not inst:
+        verdict, texts = self._free_check(text, deps, deadline, scope) if iface else (None, None)
+        if iface:
             freed = {r["values"] for r in scope.rows if (r["kind"], r["verdict"]) == FREED_OK}
             if verdict is not None or (deps.params and freed >= {f"{p} free" for p in deps.params}):
                 return self._done(scope, verdict)
         with within(deadline.share(2)):
-            probes, missing = self._probes_for(deps, text, inst, scope, texts)
+            probes, missing = self._probes_for(deps, text, not iface, scope, texts)
         if missing:
             return self._done(
                 scope, (Stage.FORMAL, f"unchecked for parameters {self.labels()}: {missing}", None)
             )
-        return self._done(scope, self._probe_all(text, deps, probes, deadline, scope))
+        return self._done(scope, self._probe_all(text, deps, probes, deadline, scope, not iface))
+
+    def _opened(self, deps: ParamDependence, scope: Scope) -> bool:
+        """Whether a parameter the change depends on of this instantiated target takes an
+        open value (:func:`._param_open.open_parameters`: a top's parameter, a macro a build
+        may set): then it is the module's interface, checked as one nothing instantiates."""
+        from rtlopt.evaluate._param_open import open_parameters
+
+        found = open_parameters(self.design) if deps.params else {}
+        opened = [p for p in deps.params if p in found]
+        for p in opened:
+            scope.notes.append(f"{p} open: {found[p]} sets it")
+        return bool(opened)
 
     def _hidden(self) -> list[str]:
         """Instances a macro no definition rtlopt reads names the module of
@@ -309,6 +313,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
         probes: list[Parameterization],
         deadline: Deadline,
         scope: Scope,
+        inst: bool,
     ) -> tuple[Stage, str, EvalResult | None] | None:
         """The candidate under each probe (with the unused-block probes and the values at which
         a changed guard diverges, when it changes a generate block none of the configurations
@@ -316,7 +321,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
         that does not finish rejects a target nothing instantiates, else it is noted."""
         from rtlopt.frontend._params import never_elaborated
 
-        settings, name, inst = self._found(), self.design.target.name, self.instantiated()
+        settings, name = self._found(), self.design.target.name
         local: Elaborations = {}
         dead = never_elaborated(text, name, self.design, settings, local) != self._ref_dead
         # nothing instantiates the target: its parameters are its interface, so a changed
@@ -338,6 +343,8 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 continue
             verdict = verdict_of(res) if res is not None else NOT_FINISHED
             rest = [p.label() for p in probes[i + 1 :]]
+            if verdict in ("refuted", NOT_FINISHED) and self._illegal(pz, scope):
+                continue
             if verdict == "refuted" and res is not None and not self._unbuilt(pz, res, scope):
                 where = ", ".join(pz.where[:3])
                 scope.unreached(rest, "probe")
@@ -482,8 +489,8 @@ class ParameterCheck(ProbeChoice, FreeProof):
     def _legal(self, values: dict[str, str]) -> Parameterization | None:
         """The probe that sets ``values`` if it is legal: it elaborates the reference, is
         no configuration of the repository, and the reference under it does not fail against
-        itself (a check that did not finish is not remembered: the probe is used, and the
-        candidate's own check under it decides)."""
+        itself (:meth:`_holds_first`; a check that did not finish is not remembered: the probe
+        is used, and the candidate's own check under it decides)."""
         from rtlopt.frontend._params import probe
 
         key = tuple(sorted(values.items()))
@@ -493,7 +500,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
             settings = self._found()
             t = self.design.target
             pz = probe(self._ref, t.name, self.design, settings[0], values, self._elab)
-            holds = pz is not None and pz not in settings and self._probe_holds(pz)
+            holds = pz is not None and pz not in settings and self._holds_first(pz)
             if holds is not None:
                 self._valid[key] = pz if holds else None
             return pz if holds is not False else None
@@ -515,7 +522,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
                     max(self.config.harness.parameter_probes, 0),
                     self._elab,
                 )
-                self._probes = [pz for pz in found if self._probe_holds(pz) is not False]
+                self._probes = [pz for pz in found if self._holds_first(pz) is not False]
                 log.info(
                     "%s: probe parameterization(s) of its unused blocks: %s",
                     t.name,
@@ -523,46 +530,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 )
             return self._probes
 
-    def _probe_holds(self, pz: Parameterization) -> bool | None:
-        """Whether the reference specialized to probe ``pz`` evaluates against itself (a copy
-        with a comment appended: built, screened and simulated from its stated power-up
-        values, not short-cut as identical text); None when that check did not finish or
-        left the verdict to a proof, or did not start because the time of the search for
-        legal probes (its :func:`within` deadline) is spent: the defaults' own proof comes
-        after it in the verdict's one budget.
-
-        The reference is not proven against itself here: a proof of a design against its own
-        copy says nothing of the candidate, it took as long as the candidate's own proof under
-        the probe (a module of 13 probes spent the budget on them and was left unchecked), and
-        a proof of it that ran out of time made the probe "not legal", so the candidate went
-        unchecked under it. The candidate's own proof under the probe decides; one that does
-        not finish leaves the change unchecked (fail closed). Only a reference that does not
-        build, pass the screen or simulate against itself makes a probe illegal."""
-        from rtlopt.formal.budget import time_left
-
-        left = time_left()
-        if left is not None and left < 1.0:  # the search's share is spent: not a verdict
-            log.info("probe %s: no time left to check the reference under it", pz.label())
-            return None
-        values = pz.differs(self._found()[0])
-        copy = _specialized(self._ref, self.design.target.name, values)
-        copy += "\n// the reference under a probe parameterization\n"
-        try:
-            res = self._sub(values, proof=False).evaluate(copy)
-        except RtloptError as exc:
-            log.info("probe %s not used: %s", pz.label(), exc)
-            return False
-        if res.accepted:
-            return True
-        if res.is_infrastructure_error or res.reason.startswith("unchecked"):
-            # no verdict on the probe (a tool's time, or what only a proof decides): the
-            # probe is used and the candidate's own check under it decides
-            log.info("probe %s: the reference under it is undecided: %s", pz.label(), res.reason)
-            return None
-        log.info("probe %s not used: the reference under it: %s", pz.label(), res.reason)
-        return False
-
-    def _sub(self, values: dict[str, str], *, proof: bool = True) -> _Evaluates:
+    def _sub(self, values: dict[str, str], *, proof: bool = True) -> Evaluates:
         """The evaluator of the target specialized to ``values`` (``proof`` False: another
         one, without the formal check; both read one specialized design)."""
         with self._lock:

@@ -189,10 +189,83 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
         return ast.VisitAction.Advance
 
     root.visit(each)
+    widths = _widths(root)
+    overrides = _nudged(root)
     del comp
     out.update(_capacities(tree.root))
     del tree
+    out.update(_fixed_widths(text, module, popts, sm, widths, overrides))
     return sorted(out)
+
+
+def _widths(root: Any) -> dict[str, int]:
+    """The bit width of every net and variable of the design (functions' too), by path."""
+    from pyslang import ast
+
+    found: dict[str, int] = {}
+
+    def each(node: Any) -> Any:
+        if _kind(node) in ("Net", "Variable"):
+            found[str(node.hierarchicalPath)] = int(getattr(node.type, "bitWidth", 0) or 0)
+        return ast.VisitAction.Advance
+
+    root.visit(each)
+    return found
+
+
+def _nudged(root: Any) -> list[str]:
+    """An override of every integral parameter of the top instances one past its value."""
+    out: list[str] = []
+    for inst in root.topInstances:
+        for p in inst.body.parameters:
+            if getattr(p, "isLocalParam", False) or not hasattr(p, "value"):
+                continue
+            try:
+                out.append(f"{p.name}={int(_number(p.value)) + 1}")
+            except ValueError:
+                continue
+    return out
+
+
+def _fixed_widths(
+    text: str,
+    module: str,
+    popts: Any,
+    sm: Any,
+    widths: dict[str, int],
+    overrides: list[str],
+) -> set[int]:
+    """The widths of the nets and variables that keep their width when every parameter
+    changes (``wire [C-1:0] t`` with ``C = 27 * 27``, a constant function's value, an
+    ``integer``): W-bit data in one is cut past that width (red-team round 103), whatever
+    expression computes it; with :data:`COUNTS_BITS` bits or fewer, the count it holds too.
+    Nothing when the text does not elaborate with every parameter nudged."""
+    import pyslang
+    from pyslang import ast, syntax
+
+    if not overrides:
+        return set()
+    copts = ast.CompilationOptions()
+    copts.topModules = {module}
+    copts.paramOverrides = overrides
+    try:
+        bag = pyslang.Bag([popts, copts])
+        tree = syntax.SyntaxTree.fromText(text, sm, "candidate.v", "", bag)
+        comp = ast.Compilation(bag)
+        comp.addSyntaxTree(tree)
+        if any(d.isError() for d in comp.getAllDiagnostics()):
+            return set()
+        nudged = _widths(comp.getRoot())
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+        return set()
+    out: set[int] = set()
+    for path, bits in widths.items():
+        if bits and nudged.get(path) == bits:
+            out.add(bits)
+            if bits <= COUNTS_BITS:
+                out.add(2**bits - 1)
+    del comp, tree
+    return out
 
 
 #: A variable of a fixed width from this many bits to :data:`COUNTS_BITS` holds counts up to

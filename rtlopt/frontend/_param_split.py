@@ -54,11 +54,15 @@ _CONSTANT = frozenset(
         "GenvarDeclaration",
     }
 )
-#: Their own expressions (a header, a condition, a cast's size) need a constant; what they
-#: hold (a loop's body, a generate block, the cast's operand) may read values.
-_HEADERS = frozenset(
-    {"ForLoopStatement", "IfGenerate", "LoopGenerate", "CaseGenerate", "CastExpression"}
-)
+#: Their own expressions (a header, a condition, a cast's size, a generate case's labels)
+#: need a constant; what they hold (a loop's body, a generate branch with or without
+#: ``begin``, an ``else`` branch, a case item's body, the cast's operand) may read values.
+_BODIES: dict[str, tuple[str, ...]] = {
+    "IfGenerate": ("block", "elseClause"),
+    "LoopGenerate": ("block",),
+    "ForLoopStatement": ("statement",),
+    "CastExpression": ("right",),
+}
 
 
 def _uses(node: Any, names: set[str], path: tuple[str, ...], out: list[Any]) -> None:
@@ -69,13 +73,16 @@ def _uses(node: Any, names: set[str], path: tuple[str, ...], out: list[Any]) -> 
         if any(k in _VALUE for k in path):
             out.append(node)
         return
-    if path and path[-1] in _HEADERS and not kind.endswith(("Block", "Statement")):
-        if not (path[-1] == "CastExpression" and kind == "ParenthesizedExpression"):
+    children: list[Any]
+    if kind in _BODIES:
+        children = [getattr(node, a, None) for a in _BODIES[kind]]
+    elif kind == "CaseGenerate":  # each item's body, not its labels
+        children = [getattr(i, "clause", None) for i in node.items]
+    else:
+        try:
+            children = list(node)
+        except TypeError:
             return
-    try:
-        children = list(node)
-    except TypeError:
-        return
     for c in children:
         if c is not None and node_kind(c) and hasattr(c, "sourceRange"):
             _uses(c, names, (*path, kind), out)

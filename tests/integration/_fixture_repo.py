@@ -55,15 +55,27 @@ def committed_repo(
     return repo
 
 
-def evaluate_text(repo: Path, target: str, text: str) -> tuple[int, dict[str, object]]:
-    """``rtlopt evaluate TARGET`` of ``text`` as a candidate file inside ``repo`` (removed
-    after), nangate45: (exit code, report)."""
-    cand = repo / "cand" / "c.v"
+def evaluate_text(
+    repo: Path, target: str, text: str, folder: Path | None = None
+) -> tuple[int, dict[str, object]]:
+    """``rtlopt evaluate TARGET`` of ``text`` as a candidate file inside ``repo`` (or in
+    ``folder``; removed after), nangate45: (exit code, report)."""
+    cand = (folder or repo / "cand") / "c.v"
     cand.parent.mkdir(parents=True, exist_ok=True)
     cand.write_text(text)
     r = run_rtlopt(
-        repo, "evaluate", target, "--candidate", "cand/c.v", "--pdk", "nangate45", "--json"
+        repo, "evaluate", target, "--candidate", str(cand), "--pdk", "nangate45", "--json"
     )
     cand.unlink()
     assert r.returncode in (0, 1), r.stderr[-800:]
     return r.returncode, json.loads(r.stdout)
+
+
+def module_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: str, candidate: str
+) -> tuple[int, str]:
+    """``reference`` as ``m.v`` of a one-commit repository and ``candidate`` evaluated
+    against it: (exit code, the candidate's reason)."""
+    repo = committed_repo(tmp_path / "repo", {"m.v": reference}, monkeypatch, tmp_path / "cache")
+    rc, out = evaluate_text(repo, "m.v", candidate, tmp_path / "candidate")
+    return rc, str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]

@@ -28,7 +28,7 @@ from types import SimpleNamespace
 from typing import cast
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text
+from _fixture_repo import committed_repo, evaluate_text, module_verdict
 
 from rtlopt.frontend._param_special import reach_numbers
 from rtlopt.frontend.model import Design
@@ -65,9 +65,7 @@ def test_the_numbers_a_text_reaches_without_writing_them(tmp_path: Path) -> None
 def test_a_change_wrong_only_past_a_reached_number_is_refused(
     amount: str, rc: int, says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = committed_repo(tmp_path / "repo", {"m.v": REF}, monkeypatch, tmp_path / "cache")
-    got, out = evaluate_text(repo, "m.v", _hidden(amount))
-    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    got, reason = module_verdict(tmp_path, monkeypatch, REF, _hidden(amount))
     assert got == rc and says in reason, reason
 
 

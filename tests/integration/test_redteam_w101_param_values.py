@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text
+from _fixture_repo import committed_repo, evaluate_text, module_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -49,9 +49,7 @@ CASES = {
 def test_a_width_parameter_read_as_a_value_is_refused(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = committed_repo(tmp_path / "repo", {"m.v": REF}, monkeypatch, tmp_path / "cache")
-    rc, out = evaluate_text(repo, "m.v", HEAD + CASES[case] + "endmodule\n")
-    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    rc, reason = module_verdict(tmp_path, monkeypatch, REF, HEAD + CASES[case] + "endmodule\n")
     assert rc == 1, reason
     assert "W=100" in reason or "uses the value of W" in reason or "screening" in reason, reason
 

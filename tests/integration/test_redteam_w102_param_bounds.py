@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text
+from _fixture_repo import module_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -50,7 +50,5 @@ def test_a_bound_computed_from_small_numbers_is_reached(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ref, cand = CASES[case]
-    repo = committed_repo(tmp_path / "repo", {"m.v": ref}, monkeypatch, tmp_path / "cache")
-    rc, out = evaluate_text(repo, "m.v", cand)
-    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    rc, reason = module_verdict(tmp_path, monkeypatch, ref, cand)
     assert rc == 1 and ("not equivalent" in reason or "unchecked" in reason), reason

@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text
+from _fixture_repo import committed_repo, evaluate_text, module_verdict
 
 from rtlopt.frontend._param_free import KINDS, free_parameters, kind_choices
 
@@ -93,9 +93,7 @@ def test_a_value_no_probe_tries_is_refuted_with_the_parameters_free(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ref, cand = CASES[case]
-    repo = committed_repo(tmp_path / "repo", {"m.v": ref}, monkeypatch, tmp_path / "cache")
-    rc, out = evaluate_text(repo, "m.v", cand)
-    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    rc, reason = module_verdict(tmp_path, monkeypatch, ref, cand)
     assert rc == 1 and " free (every" in reason, reason
 
 

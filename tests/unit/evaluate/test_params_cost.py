@@ -192,3 +192,60 @@ def test_a_probe_is_legal_by_the_simulation_of_the_reference_alone_fake_evaluato
     pz = check._found()[0]
     assert check._probe_holds(pz) is holds
     assert asked == [False]
+
+
+PARENT = """module lib #(parameter W = 4) (input [W-1:0] a, output [W-1:0] y);
+  assign y = a;
+endmodule
+module top(input [3:0] a, output [3:0] y);
+  lib #(.W(4)) u (.a(a), .y(y));
+endmodule
+"""
+
+
+@pytest.mark.parametrize(
+    ("candidate", "reference", "rejected", "asked_reference"),
+    [
+        # the candidate holds under every probe: the reference is never checked against
+        # itself (an instantiated target's probes are extra assurance: half their cost)
+        ("ok", "ok", False, False),
+        # the candidate differs under a probe where the reference fails against itself: the
+        # probe is not legal, skipped and said so, no rejection
+        ("invalid", "invalid", False, True),
+        # ... where the reference holds: a real difference, rejected
+        ("invalid", "ok", True, True),
+    ],
+    ids=["holds", "illegal-probe", "refuted"],
+)
+def test_an_instantiated_targets_probe_checks_the_reference_only_where_the_candidate_differs_fake_evaluator(
+    tmp_path: Path, candidate: str, reference: str, rejected: bool, asked_reference: bool
+) -> None:
+    # the evaluators are fakes answering by the text they get (the reference's copy under a
+    # probe carries its own comment); the probes themselves are chosen for real
+    from rtlopt.results import EvalResult, Stage, Status
+
+    (tmp_path / "m.v").write_text(PARENT)
+    design = load_design(tmp_path / "m.v", "lib", Config().project)
+    asked: list[str] = []
+
+    class _Fake:
+        def evaluate(self, text: str) -> EvalResult:
+            own = "the reference under a probe parameterization" in text
+            asked.append("reference" if own else "candidate")
+            status = reference if own else candidate
+            reason = "" if status == "ok" else "not equivalent in simulation: y expected 1 got 0"
+            return EvalResult(status=Status(status), stage=Stage.SIMULATION, reason=reason)
+
+    check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: _Fake())  # type: ignore[arg-type]
+    assert check.instantiated()
+    out = check.check(design.target.text().replace("assign y = a;", "assign y = a ^ {W{1'b0}};"))
+    assert out is not None
+    assert "candidate" in asked
+    assert ("reference" in asked) is asked_reference, asked
+    assert (out.rejection is not None) is rejected, out
+    if rejected:
+        assert out.rejection is not None and "under parameters W=" in out.rejection[1]
+    elif asked_reference:
+        assert "skipped: the reference fails against itself" in out.scope, out.scope
+        probes = [r for r in out.configurations if r["kind"] == "probe"]
+        assert probes and all(r["verdict"] == "skipped" for r in probes), probes

@@ -1,0 +1,99 @@
+"""A parameter passed on to an instance: value uses the target's own text does not show.
+
+The split proof (:mod:`._param_split`) reads every use of a parameter as a value in the
+target's own text from an input. An instance's parameter assignment (``m_chk #(.K(W))``)
+needs a constant, so the split leaves it, and what the instantiated module computes from
+``K`` is computed at the default alone: ``hit = b && (K * K == 10000)`` inside a helper the
+candidate defines differs only at ``W = 100`` (red-team round 103), and a candidate that stops
+using such an output of a repository's module does too. :func:`passed_on` finds each
+assignment of a parameter (or a localparam computed from one) to an instance's parameter whose
+module uses it as a value, passes it on to another instance, or cannot be read: the change is
+then unchecked unless a probe refutes it. A module that uses it only in widths and selects is
+left to the probes, as the target's own widths are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rtlopt.frontend._param_deps import _module
+from rtlopt.frontend._slang import node_kind
+
+__all__ = ["passed_on"]
+
+#: A module's text and name by its name (the candidate's helpers, the repository's modules);
+#: None for a module rtlopt has no text of.
+Sources = Callable[[str], str | None]
+#: How many instances' parameters an assignment is followed through.
+_DEPTH = 8
+
+
+def passed_on(text: str, module: str, names: Sequence[str], sources: Sources) -> str:
+    """The first instance of ``module`` in ``text`` (then of the modules it passes them to)
+    whose parameter receives one of ``names`` (or a localparam computed from them) and whose
+    module uses it as a value or passes it on, as ``"u_chk.K (module m_chk)"``; ""
+    when there is none."""
+    seen = {(module, n) for n in names}  # the target's own uses: the split proof's
+    return _passed(text, module, set(names), sources, seen, "")
+
+
+def _passed(
+    text: str, module: str, names: set[str], sources: Sources, seen: set[tuple[str, str]], at: str
+) -> str:
+    from pyslang import syntax
+
+    from rtlopt.frontend._param_split import _aliases, _uses, split_values
+
+    tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
+    mod = _module(tree.root, module)
+    if mod is None:
+        return f"{at or module} (a module rtlopt cannot read)"
+    every = names | {a for a, _ in _aliases(mod, names) or []}
+    for sub, inst, param, expr in _assignments(mod):
+        found: list[Any] = []
+        _uses(expr, every, ("EqualsValueClause",), found)
+        if not found:
+            continue
+        where = f"{at}{inst}.{param or '(a positional assignment)'} (module {sub})"
+        if param is not None and (sub, param) in seen:
+            continue  # read already (a recursive module passing its own parameter down)
+        child = sources(sub) if param is not None else None
+        if child is None or param is None or len(seen) > _DEPTH + len(names):
+            return where
+        seen.add((sub, param))
+        split = split_values(child, sub, [param])
+        if split is None or split[1] > 0:
+            return where
+        deeper = _passed(child, sub, {param}, sources, seen, f"{at}{inst}.")
+        if deeper:
+            return deeper
+    return ""
+
+
+def _assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:
+    """``(module, instance, parameter, expression)`` of each parameter assignment of each
+    instance in ``mod`` (generate blocks too); the parameter is None for a positional one
+    (its name needs the module's header: read as passed on, unread)."""
+    out: list[tuple[str, str, str | None, Any]] = []
+    stack = [mod]
+    while stack:
+        node = stack.pop()
+        if node_kind(node) == "HierarchyInstantiation":
+            pva = node.parameters
+            named = [i.decl.name.valueText for i in node.instances if getattr(i, "decl", None)]
+            inst = str(named[0]) if named else "?"
+            for a in pva.parameters if pva is not None else []:
+                k = node_kind(a)
+                expr = getattr(a, "expr", None)
+                if k == "NamedParamAssignment" and expr is not None:
+                    out.append((str(node.type.valueText), inst, str(a.name.valueText), expr))
+                elif k == "OrderedParamAssignment" and expr is not None:
+                    out.append((str(node.type.valueText), inst, None, expr))
+            continue
+        try:
+            children = list(node)
+        except TypeError:
+            continue
+        stack.extend(c for c in children if c is not None and node_kind(c))
+    return out

@@ -1,0 +1,111 @@
+"""Where a parameter's value goes that the target's own text does not show (round 103): every
+branch and case item of a generate construct for the split, a parameter assignment of an
+instance whose module uses it as a value, a net's width that no parameter moves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rtlopt.config import Config
+from rtlopt.frontend import load_design
+from rtlopt.frontend._param_passed import passed_on
+from rtlopt.frontend._param_special import reach_numbers
+from rtlopt.frontend._param_split import split_values
+
+HEAD = "module m #(parameter W = 8) (input [W-1:0] a, output y, output z, output [W-1:0] q);\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "uses"),
+    [
+        (
+            "if (W <= 1) assign y = a[0]; else begin : g\n wire [31:0] n = W; assign y = n == 3;\nend\n",
+            1,
+        ),
+        ("if (W > 2) assign y = W; else assign y = 0;\n", 1),  # a branch without begin
+        ("case (W) 1: assign z = W; default: begin assign z = W + 1; end endcase\n", 2),
+        ("for (genvar i = 0; i < W; i = i + 1) begin : l assign q[i] = W; end\n", 1),
+    ],
+    ids=["else-branch", "branch-without-begin", "case-items", "loop-body"],
+)
+def test_the_split_reads_every_branch_of_a_generate_construct_not_its_header(
+    body: str, uses: int
+) -> None:
+    out = split_values(HEAD + body + "endmodule\n", "m", ["W"])
+    assert out is not None
+    text, found = out
+    assert found == uses, text
+    # the condition, the case's labels and the loop header stay constants
+    assert "W__s <=" not in text and "case (W__s)" not in text and "i < W__s" not in text
+
+
+def _source(text: str) -> object:
+    def source(name: str) -> str | None:
+        m = re.search(rf"module {name}\b.*?endmodule", text, re.S)
+        return m.group(0) if m else None
+
+    return source
+
+
+@pytest.mark.parametrize(
+    ("sub", "passed"),
+    [
+        ("assign hit = b && (K * K == 10000);", True),  # a value
+        ("inner #(.J(K)) v (.b(b), .hit(hit));", True),  # passed on, to a value use below
+        ("wire [K-1:0] w = {K{b}}; assign hit = ^w;", False),  # widths only: the probes'
+    ],
+    ids=["value", "passed-on", "widths-only"],
+)
+def test_a_parameter_assigned_to_an_instance_is_found_where_its_module_reads_the_value(
+    sub: str, passed: bool
+) -> None:
+    text = (
+        "module m #(parameter W = 8) (input [W-1:0] a, output y);\n"
+        "  localparam integer W2 = W;\n  h #(.K(W2)) u (.b(a[0]), .hit(y));\nendmodule\n"
+        f"module h #(parameter K = 1) (input b, output hit);\n  {sub}\nendmodule\n"
+        "module inner #(parameter J = 1) (input b, output hit);\n  assign hit = b ^ (J == 7);\nendmodule\n"
+    )
+    found = passed_on(text, "m", ["W"], _source(text))  # type: ignore[arg-type]
+    assert bool(found) is passed, found
+    if passed:
+        assert found.startswith("u.") and "(module " in found, found
+
+
+def test_a_recursive_module_passing_its_own_parameter_is_no_new_use() -> None:
+    text = (
+        "module m #(parameter W = 8) (input [W-1:0] a, output y);\n"
+        "  if (W <= 1) begin : leaf assign y = a[0]; end else begin : node\n"
+        "    wire l, r;\n    m #(.W(W/2)) ul (.a(a[W/2-1:0]), .y(l));\n"
+        "    m #(.W(W-W/2)) ur (.a(a[W-1:W/2]), .y(r));\n    assign y = l ^ r;\n  end\nendmodule\n"
+    )
+    assert passed_on(text, "m", ["W"], _source(text)) == ""  # type: ignore[arg-type]
+    # a module rtlopt has no text of takes it: read as passed on
+    other = text.replace("m #(.W(W/2)) ul", "lib #(.W(W/2)) ul")
+    assert "(module lib)" in passed_on(other, "m", ["W"], _source(other))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("decl", "width"),
+    [
+        ("localparam integer C = 27 * 27;\n  wire [C-1:0] t = a + b;", 729),
+        ("function integer f(input integer n); f = n * 3; endfunction\n"
+         "  localparam integer C = f(100);\n  wire [C-1:0] t = a + b;", 300),
+        ("wire [W+299:0] t = a + b;", None),  # moves with W: no fixed width
+    ],
+    ids=["product", "constant-function", "moves-with-W"],
+)  # fmt: skip
+def test_a_width_no_parameter_moves_is_a_reached_number(
+    tmp_path: Path, decl: str, width: int | None
+) -> None:
+    ref = "module m #(parameter W = 8) (input [W-1:0] a, input [W-1:0] b, output [W-1:0] y);\n  assign y = a + b;\nendmodule\n"
+    (tmp_path / "m.v").write_text(ref)
+    design = load_design(tmp_path / "m.v", "m", Config().project)
+    cand = ref.replace("  assign y = a + b;", f"  {decl}\n  assign y = t;")
+    got = reach_numbers(cand, "m", design)
+    if width is None:
+        assert 308 not in got and not any(n > 258 for n in got), got
+    else:
+        assert width in got, got
