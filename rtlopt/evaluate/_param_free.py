@@ -216,9 +216,10 @@ class FreeProof:
         from rtlopt.frontend._param_passed import passed_on
 
         name = self.design.target.name
-        try:
-            helpers = {m.name: m.text() for m in parse_text(text, "candidate.v") if m.name != name}
-        except (RtloptError, OSError):
+        try:  # the candidate's own helpers, by their offsets in its text (no file)
+            mods = parse_text(text, "candidate.v")
+            helpers = {m.name: text[m.start : m.end] for m in mods if m.name != name}
+        except RtloptError:
             helpers = {}
 
         def source(module: str) -> str | None:

@@ -8,11 +8,13 @@ passing ``.W(P)``) or a macro a build may define otherwise (`` `ifndef WIDTH `de
 interface too: a change that depends on it is checked as for a module nothing instantiates
 (freed, split and probed) after the repository's configurations (red-team round 103).
 
-Found by elaboration: the repository is elaborated with every top's integral parameters one
-past their values, then with every macro the repository defines to an integer under a
-condition (:func:`._macros.overridable_macros`) one past its value; a target parameter whose
-value moves in an instance is open. A nudge under which the repository does not elaborate the
-instance is tried one below; failing too, it opens nothing (logged).
+A top without ports (a testbench) is no interface: it is only a simulation's root, and the
+builds that set its parameters are read (:mod:`._foreign_params`). Found by elaboration: the
+repository is elaborated with every other top's integral parameters nudged (one up, one down,
+one past twice), then with every macro the repository defines to an integer under a condition
+(:func:`._macros.overridable_macros`) nudged so; a target parameter whose value moves in an
+instance under a nudge is open. A nudge under which the repository does not build the same
+instances of the target says nothing; when none does, every parameter of the target is open.
 """
 
 from __future__ import annotations
@@ -23,14 +25,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
 __all__ = ["open_parameters"]
 
 log = logging.getLogger(__name__)
 
-#: ```define NAME 12``: a macro holding a decimal integer.
-_INTEGER_MACRO = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_]\w*)[ \t]+(\d+)[ \t]*(?://.*)?$", re.M)
+#: ```define NAME 12``, ```define NAME 'd8``, ```define NAME 8'h10``: a macro holding an
+#: integer literal (its value nudged is written as a decimal).
+_INTEGER_MACRO = re.compile(
+    r"^[ \t]*`define[ \t]+([A-Za-z_]\w*)[ \t]+(\d*'[sS]?[dDhHoObB][0-9a-fA-F_]+|[\d_]+)[ \t]*(?://.*)?$",
+    re.M,
+)
+_BASES = {"d": 10, "h": 16, "o": 8, "b": 2}
 
 _OPEN: dict[int, tuple[object, dict[str, str]]] = {}
 
@@ -64,23 +72,28 @@ def _open(design: Design) -> dict[str, str]:
     out: dict[str, str] = {}
     tops: dict[str, int] = {}
     for top in root.topInstances:
-        for p in top.body.parameters if top.name != name else ():
+        # a top without ports (a testbench) is only ever a simulation's root: its values
+        # come from the builds' command lines, which the settings rtlopt reads cover
+        design_top = top.name != name and len(top.body.portList) > 0
+        for p in top.body.parameters if design_top else ():
             value = None if getattr(p, "isLocalParam", True) else _integer(p)
             if value is not None:
                 tops[f"{top.name}.{p.name}"] = value
+    for p, top in _named(root, name).items():
+        out[p] = f"a parameter of the top {top} (its interface)"
     if tops:
 
-        def by_tops(step: int) -> dict[str, dict[str, str]]:
-            nudged = [f"{k.split('.', 1)[1]}={v + step}" for k, v in tops.items()]
+        def by_tops(step: Any) -> dict[str, dict[str, str]]:
+            nudged = [f"{k.split('.', 1)[1]}={step(v)}" for k, v in tops.items()]
             return _target_values(_compile(files, {}, design, overrides=nudged).getRoot(), name)
 
         for p, where in _moved(base, by_tops).items():
-            out[p] = f"a parameter of the top {where.split('.', 1)[0]} (its interface)"
+            out.setdefault(p, f"a parameter of the top {where.split('.', 1)[0]} (its interface)")
     macros = _open_macros(design)
     if macros:
 
-        def by_macros(step: int) -> dict[str, dict[str, str]]:
-            defines = {**design.defines, **{m: str(v + step) for m, v in macros.items()}}
+        def by_macros(step: Any) -> dict[str, dict[str, str]]:
+            defines = {**design.defines, **{m: str(step(v)) for m, v in macros.items()}}
             sources = dataclasses.replace(design.sources, defines=defines)
             other = dataclasses.replace(design, sources=sources)
             return _target_values(_compile(files, {}, other).getRoot(), name)
@@ -91,11 +104,98 @@ def _open(design: Design) -> dict[str, str]:
     return out
 
 
+def _named(root: Any, name: str) -> dict[str, str]:
+    """Each parameter of the target whose value an instance chain computes from a parameter
+    of a top with ports, read from the texts: the override's names, a localparam's
+    initializer, a parameter's default naming another, a generate loop's value (any
+    parameter of the unit holding the loop), up to the top (``.W(P / 64 * 96 + 4)`` moves
+    under no small nudge: red-team round 104)."""
+    from rtlopt.frontend._param_agree import _walk
+
+    out: dict[str, str] = {}
+    for chain in _walk(root, [], []):
+        inst = chain[-1]
+        if inst.body.definition.name != name or len(chain) < 2:
+            continue
+        for p in inst.body.parameters:
+            if node_kind(p) == "Parameter" and not p.isLocalParam and p.name not in out:
+                top = _reaching(chain, str(p.name), set())
+                if top:
+                    out[str(p.name)] = top
+    return out
+
+
+def _reaching(chain: list[Any], param: str, seen: set[tuple[str, str]]) -> str:
+    """The top with ports whose parameter reaches ``param`` of ``chain[-1]``, or ""."""
+    from rtlopt.frontend._param_agree import _overrides_of
+
+    inst = chain[-1]
+    key = (str(inst.hierarchicalPath), param)
+    if key in seen or len(seen) > _MAX_NAMES:
+        return ""
+    seen.add(key)
+    if len(chain) == 1:
+        return str(inst.name) if len(inst.body.portList) > 0 else ""
+    given = dict(_overrides_of(inst)).get(param)
+    if given is None:  # its default, over the unit's own names
+        sym = inst.body.lookupName(param)
+        init = getattr(getattr(sym, "syntax", None), "initializer", None)
+        words = _words(init.expr) if init is not None else set()
+        return _names_reaching(chain, inst.body, words, seen)
+    expr = getattr(given, "expr", None)
+    return _names_reaching(chain[:-1], inst.parentScope, _words(expr), seen)
+
+
+def _names_reaching(
+    chain: list[Any], scope: Any, words: set[str], seen: set[tuple[str, str]]
+) -> str:
+    """The top with ports whose parameter reaches one of the names ``words`` read in
+    ``scope`` of the unit ``chain[-1]``, or ""."""
+    unit = chain[-1]
+    for w in sorted(words):
+        try:
+            sym = scope.lookupName(w) if scope is not None else None
+        except RuntimeError:  # a name slang does not take as one
+            continue
+        if sym is None or node_kind(sym) != "Parameter":
+            continue
+        if not sym.isLocalParam:
+            top = _reaching(chain, w, seen)
+        else:
+            init = getattr(getattr(sym, "syntax", None), "initializer", None)
+            if init is not None:  # a localparam: what its initializer names
+                top = _names_reaching(chain, sym.parentScope, _words(init.expr), seen)
+            else:  # a generate loop's value: its header may name any of the unit's
+                names = {str(q.name) for q in unit.body.parameters if not q.isLocalParam}
+                top = _names_reaching(chain, unit.body, names, seen)
+        if top:
+            return top
+    return ""
+
+
+def _words(expr: Any) -> set[str]:
+    from rtlopt.frontend._param_deps import _tokens
+
+    return {t.text for t in _tokens(str(expr)) if t.kind == "ident"} if expr is not None else set()
+
+
+#: How many (instance, parameter) pairs one target's search reads at most.
+_MAX_NAMES = 4096
+
+#: The nudges tried, each one elaboration: a value moved by one either way and one past twice
+#: it (a ratio the texts require between two of them survives doubling; ``P / 2`` does not
+#: move under +1 alone).
+_NUDGES = (lambda v: v + 1, lambda v: v - 1, lambda v: 2 * v + 1)
+
+
 def _moved(base: dict[str, dict[str, str]], elaborate: Any) -> dict[str, str]:
-    """The target's parameters whose value differs from ``base`` in some instance, nudged
-    one up (one down where the instances do not elaborate so), with the first such
-    instance's path."""
-    for step in (1, -1):
+    """The target's parameters whose value differs from ``base`` in some instance under one
+    of :data:`_NUDGES`, with the first such instance's path. A nudge under which the
+    repository does not build the same instances of the target says nothing; when none does,
+    every parameter of the target is open (fail closed)."""
+    moved: dict[str, str] = {}
+    built = False
+    for step in _NUDGES:
         try:
             got = elaborate(step)
         except Exception as exc:  # noqa: BLE001 - pyslang raises plain exceptions
@@ -103,14 +203,15 @@ def _moved(base: dict[str, dict[str, str]], elaborate: Any) -> dict[str, str]:
             continue
         if set(got) != set(base):
             continue
-        moved: dict[str, str] = {}
+        built = True
         for w, vals in base.items():
             for p, v in vals.items():
                 if got[w].get(p) != v:
                     moved.setdefault(p, w)
-        return moved
-    log.info("no nudged elaboration keeps every instance of the target: none opened")
-    return {}
+    if not built:
+        log.info("no nudged elaboration builds the same instances of the target: all open")
+        return {p: w for w, vals in base.items() for p in vals}
+    return moved
 
 
 def _target_values(root: Any, name: str) -> dict[str, dict[str, str]]:
@@ -155,9 +256,22 @@ def _open_macros(design: Design) -> dict[str, int]:
         except OSError:
             continue
         for m in _INTEGER_MACRO.finditer(text):
-            if m.group(1) not in design.defines:
-                found.setdefault(m.group(1), int(m.group(2)))
+            value = _literal(m.group(2))
+            if m.group(1) not in design.defines and value is not None:
+                found.setdefault(m.group(1), value)
     if not found:
         return {}
     kept = set(overridable_macros(design, list(found)))
     return {m: v for m, v in found.items() if m in kept}
+
+
+def _literal(text: str) -> int | None:
+    """The value of a Verilog integer literal (``12``, ``'d8``, ``8'h10``), or None."""
+    body = text.replace("_", "")
+    if "'" not in body:
+        return int(body) if body.isdigit() else None
+    digits = body.split("'", 1)[1].lstrip("sS")
+    try:
+        return int(digits[1:], _BASES[digits[0].lower()])
+    except (KeyError, ValueError, IndexError):
+        return None

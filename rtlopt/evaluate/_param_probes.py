@@ -103,6 +103,9 @@ class ProbeChoice:
         k = self.config.harness.parameter_probes
         chosen: list[Parameterization] = []
         firsts: dict[str, str] = {}
+        leaks = self._new_leaks(text) if not inst and deps.params else []
+        if leaks:
+            return [], self._leaked(leaks)
         reach = self._new_reach(text) if not inst and k > 0 and deps.params else []
         if reach and reach[-1] + 2 > PROBE_BEYOND_MAX:
             return [], self._out_of_reach(reach[-1])
@@ -281,6 +284,28 @@ class ProbeChoice:
             theirs = set(reach_numbers(self._ref, name, self.design, values))
             mine = reach_numbers(text, name, self.design, values)
         return [n for n in mine if n not in theirs]
+
+    def _new_leaks(self, text: str) -> list[str]:
+        """The fixed-width nets the candidate writes from data whose width moves with the
+        parameters and the reference does not (:func:`rtlopt.frontend._param_leaks.width_leaks`)."""
+        from rtlopt.frontend._param_leaks import width_leaks
+
+        name = self.design.target.name
+        with self._probe_lock:
+            theirs = set(width_leaks(self._ref, name, self.design))
+            return [n for n in width_leaks(text, name, self.design) if n not in theirs]
+
+    @staticmethod
+    def _leaked(names: list[str]) -> str:
+        return (
+            f"the candidate writes data whose width follows the module's parameters into "
+            f"`{names[0]}`, a net of a fixed width, which the reference does not: its value "
+            "then depends on a width parameter at values no probe tries (`{W{1'b1}}` in a "
+            "256-bit net is 2**W - 1), so a change of a module nothing in the repository "
+            "instantiates cannot be checked for every value (size it by the parameters, or, "
+            "if the module is only built with its defaults, set harness.unused_parameters = "
+            '"defaults")'
+        )
 
     @staticmethod
     def _out_of_reach(n: int) -> str:

@@ -14,9 +14,11 @@ one the candidate adds cannot be checked for every value, so the change is not a
 bitwise negation ``~K`` (one-to-one: it singles out no value; ``~&``/``~|`` reduce and are).
 
 Expressions are read from the syntax tree (pyslang) and compared by their tokens: an
-expression is constant when every name in it is a parameter or localparam of the module, and
-a guard when it also names a parameter (a header or ``parameter`` declaration, or a
-localparam computed from one) and holds one of the operators above.
+expression is constant when every name in it is a parameter or localparam of the module (or
+the variable of a generate loop whose header is constant), and a guard when it also names a
+parameter (a header or ``parameter`` declaration, a localparam computed from one, or the
+variable of a generate loop it bounds: ``g * g == 9801`` in a loop to W holds only where W >
+99, red-team round 104) and holds one of the operators above.
 """
 
 from __future__ import annotations
@@ -114,6 +116,12 @@ def _parameters(mod: Any) -> tuple[set[str], set[str], set[str]]:
         # `ik = ik - 1`, a counter) changes as it runs (held-out trial 43: ZipCPU's apbslave)
         if name not in names and name not in used:
             local[name] = used
+    for n in _nodes(mod):  # a generate loop's variable: its header's names bound it
+        if node_kind(n) == "LoopGenerate":
+            head = f"{n.initialExpr} {n.stopExpr} {n.iterationExpr}"
+            local[str(n.identifier.valueText)] = {
+                t.text for t in _tokens(head) if t.kind == "ident"
+            } - {str(n.identifier.valueText)}
     grew = True
     while grew:
         grew = False
@@ -166,10 +174,19 @@ def _guards(text: str, module: str) -> list[str] | None:
     if mod is None:
         return None
     names, varying, reals = _parameters(mod)
+    headers = [
+        (int(e.sourceRange.start.offset), int(e.sourceRange.end.offset))
+        for n in _nodes(mod)
+        if node_kind(n) == "LoopGenerate"
+        for e in (n.initialExpr, n.stopExpr, n.iterationExpr)
+    ]
     out: list[str] = []
     for n in _nodes(mod):
         if not node_kind(n).endswith("Expression"):
             continue
+        at = int(n.sourceRange.start.offset)
+        if any(a <= at < b for a, b in headers):
+            continue  # a generate loop's own bound: the variable's range, no guard
         toks = _tokens(str(n))
         queried = _query_arguments(toks)
         idents = [

@@ -8,8 +8,9 @@ candidate defines differs only at ``W = 100`` (red-team round 103), and a candid
 using such an output of a repository's module does too. :func:`passed_on` finds each
 assignment of a parameter (or a localparam computed from one) to an instance's parameter whose
 module uses it as a value, passes it on to another instance, or cannot be read: the change is
-then unchecked unless a probe refutes it. A module that uses it only in widths and selects is
-left to the probes, as the target's own widths are.
+then unchecked unless a probe refutes it. The variable of a generate loop bounded by such a
+parameter counts as one (it takes every value below the bound). A module that uses it only in
+widths and selects is left to the probes, as the target's own widths are.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def _passed(
     mod = _module(tree.root, module)
     if mod is None:
         return f"{at or module} (a module rtlopt cannot read)"
-    every = names | {a for a, _ in _aliases(mod, names) or []}
+    every = _bounded(mod, names | {a for a, _ in _aliases(mod, names) or []})
     for sub, inst, param, expr in _assignments(mod):
         found: list[Any] = []
         _uses(expr, every, ("EqualsValueClause",), found)
@@ -69,6 +70,19 @@ def _passed(
         if deeper:
             return deeper
     return ""
+
+
+def _bounded(mod: Any, names: set[str]) -> set[str]:
+    """``names`` and the variables of the generate loops their headers name (nested loops
+    too: :func:`._param_split.bounded_loops`)."""
+    from rtlopt.frontend._param_split import bounded_loops
+
+    out = set(names)
+    while True:
+        more = {var for var, _, _ in bounded_loops(mod, out)} - out
+        if not more:
+            return out
+        out |= more
 
 
 def _assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:

@@ -164,6 +164,15 @@ def split_values(
         if node_kind(item) != "ParameterDeclarationStatement":
             _uses(item, every, (), found)
     edits = [_renamed(node.identifier) for node in found]
+    for var, bound, block in bounded_loops(mod, every):  # its value: the window below P__v
+        loop: list[Any] = []
+        _uses(block, {var}, ("LoopGenerate",), loop)
+        loop = [n for n in loop if not _selects(n)]  # a bit's position: the loop's own
+        for node in loop:
+            at = int(node.identifier.location.offset)
+            shift = f"({var} + ({bound}{_NET_SUFFIX} - {bound}))"
+            edits.append((at, at + len(str(node.identifier.rawText)), shift))
+        found += loop
     inputs = [(n + INPUT_SUFFIX, types[n]) for n in names]
     edits += input_ports(mod, inputs)
     nets = ""
@@ -189,6 +198,40 @@ def split_values(
     edits.append((semi, semi, nets))
     del tree  # the tree owns its nodes: released only after the last one is read
     return apply_edits(raw, edits).decode("utf-8", "surrogateescape"), len(found)
+
+
+def bounded_loops(mod: Any, names: set[str]) -> list[tuple[str, str, Any]]:
+    """``(variable, name, body)`` of each generate loop of ``mod`` whose header names one of
+    ``names`` (the first in sorted order): a loop to ``W`` hands its variable every value
+    below ``W``, so a use of the variable as a value is a use of ``W``'s (red-team round 104:
+    ``n = g; n * n == 9801`` holds only where W > 99). The split reads it shifted by the
+    split value's distance from the parameter's: the loop's last values at that width."""
+    from rtlopt.frontend._param_deps import _tokens
+
+    out: list[tuple[str, str, Any]] = []
+    stack = [mod]
+    while stack:
+        node = stack.pop()
+        if node_kind(node) == "LoopGenerate":
+            head = f"{node.initialExpr} {node.stopExpr} {node.iterationExpr}"
+            hit = sorted({t.text for t in _tokens(head) if t.kind == "ident"} & names)
+            if hit:
+                out.append((str(node.identifier.valueText), hit[0], node.block))
+        try:
+            stack.extend(c for c in node if c is not None and node_kind(c))
+        except TypeError:
+            continue
+    return out
+
+
+def _selects(node: Any) -> bool:
+    """Whether the name ``node`` is (in) the index of a bit select (``h[g]``)."""
+    p = node.parent
+    while p is not None and node_kind(p) not in _VALUE:
+        if node_kind(p) == "ElementSelect":
+            return True
+        p = p.parent
+    return False
 
 
 def _renamed(tok: Any) -> tuple[int, int, str]:

@@ -17,6 +17,15 @@ PARENTS = {
     "tops-parameter": ("module top #(parameter P = 8) (input [P-1:0] a, output [P-1:0] y);\n  m #(.W(P)) u (.a(a), .y(y));\nendmodule\n", {"W"}),
     "tops-parameter-through-a-localparam": ("module top #(parameter P = 8) (input [P:0] a, output [P:0] y);\n  localparam integer Q = P + 1;\n  m #(.W(Q), .D(3)) u (.a(a), .y(y));\nendmodule\n", {"W"}),
     "overridable-macro": ("`ifndef WIDTH\n`define WIDTH 8\n`endif\nmodule top (input [`WIDTH-1:0] a, output [`WIDTH-1:0] y);\n  m #(.W(`WIDTH)) u (.a(a), .y(y));\nendmodule\n", {"W"}),
+    # moves under one nudge only (9 / 2 is 8 / 2)
+    "half-a-tops-parameter": ("module top #(parameter P = 8) (input [3:0] a, output [3:0] y);\n  m #(.W(P / 2)) u (.a(a), .y(y));\nendmodule\n", {"W"}),
+    # no nudge builds the instance: every parameter open (fail closed)
+    "an-instance-only-at-the-default": ("module top #(parameter P = 8) (input [7:0] a, output [7:0] y);\n  if (P == 8) begin : g\n    m u (.a(a), .y(y));\n  end\nendmodule\n", {"W", "D"}),
+    # read from the texts: no small nudge moves a step (round 104), nor a loop's value
+    "a-step-of-a-tops-parameter": ("module top #(parameter P = 8) (input [3:0] a, output [3:0] y);\n  localparam integer Q = P / 64 * 96 + 4;\n  m #(.W(Q)) u (.a(a), .y(y));\nendmodule\n", {"W"}),
+    "a-loop-to-a-tops-parameter": ("module top #(parameter P = 2) (input [7:0] a, output [7:0] y);\n  for (genvar i = 0; i < P; i = i + 1) begin : l\n    m #(.W(i + 8)) u (.a(a), .y());\n  end\nendmodule\n", {"W"}),
+    "a-macro-written-with-a-base": ("`ifndef WIDTH\n`define WIDTH 'd8\n`endif\nmodule top (input [7:0] a, output [7:0] y);\n  m #(.W(`WIDTH)) u (.a(a), .y(y));\nendmodule\n", {"W"}),
+    "testbench-parameter": ("module tb #(parameter P = 8);\n  wire [P-1:0] a, y;\n  m #(.W(P)) u (.a(a), .y(y));\nendmodule\n", set()),
     "literal": ("module top #(parameter P = 8) (input [7:0] a, output [7:0] y);\n  m #(.W(8)) u (.a(a), .y(y));\nendmodule\n", set()),
     "unconditional-macro": ("`define WIDTH 8\nmodule top (input [`WIDTH-1:0] a, output [`WIDTH-1:0] y);\n  m #(.W(`WIDTH)) u (.a(a), .y(y));\nendmodule\n", set()),
 }  # fmt: skip

@@ -109,3 +109,24 @@ def test_a_width_no_parameter_moves_is_a_reached_number(
         assert 308 not in got and not any(n > 258 for n in got), got
     else:
         assert width in got, got
+
+
+LOOP = (
+    "module m #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);\n  wire [W-1:0] h;\n"
+    "  for (genvar g = 0; g < W; g = g + 1) begin : gl\n{body}  end\n  assign y = h;\nendmodule\n"
+)
+
+
+def test_a_loop_variable_bounded_by_a_parameter_is_read_as_its_value() -> None:
+    from rtlopt.frontend._param_guards import new_guards
+
+    ref = LOOP.format(body="    assign h[g] = a[g];\n")
+    # a guard on the variable is a guard on W; its own bound and a bit's position are not
+    assert new_guards(ref, LOOP.format(body="    assign h[g] = (g * g == 9801);\n"), "m")
+    assert new_guards(ref, LOOP.format(body="    assign h[g] = ~a[W - 1 - g];\n"), "m") == []
+    # through a signal: the split reads it shifted by the split value's distance from W
+    out = split_values(
+        LOOP.format(body="    wire [31:0] n = g;\n    assign h[g] = n == 99;\n"), "m", ["W"]
+    )
+    assert out is not None and out[1] == 1, out
+    assert "n = (g + (W__s - W));" in out[0] and "assign h[g]" in out[0], out[0]

@@ -1,0 +1,92 @@
+"""A width parameter's value leaking into data: W-wide data written into a net of fixed width.
+
+A parameter that sizes ports cannot be an input of the proof; the split proof
+(:mod:`._param_split`) reads its uses as a value, and probes cover its widths. A net whose
+width stays when every parameter moves (``wire [255:0] x``) that is written from data whose
+width moves (``a``, ``{W{1'b1}}``, ``$bits(a)``) holds a number that depends on ``W``: ``x =
+{W{1'b1}}`` is ``2**W - 1``, and a comparison of it with a constant computed through nets
+(``x + 1 == c * c * ... * c``, ``c`` holding 1024) holds only at ``W = 100`` (red-team round
+104), a value no written number leads a probe to. :func:`width_leaks` names such nets; a
+candidate that adds one leaves a change of a module nothing instantiates unchecked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rtlopt.frontend.model import Design
+
+__all__ = ["width_leaks"]
+
+#: A replication's count: ``{COUNT{``.
+_COUNT = re.compile(r"\{\s*([^{}]+?)\s*\{")
+
+
+def width_leaks(text: str, module: str, design: Design) -> list[str]:
+    """The nets and variables of ``module`` in ``text`` that keep their width when every
+    parameter is nudged and are written from a name whose width moves or from a replication
+    a parameter counts, sorted; [] when slang cannot read the text."""
+    from pyslang import syntax
+
+    from rtlopt.frontend._param_deps import _module, _tokens
+    from rtlopt.frontend._param_guards import _assigned
+
+    base, params, overrides = _elaborated(text, module, design, None)
+    if base is None or not overrides:
+        return []
+    nudged = _elaborated(text, module, design, overrides)[0]
+    if nudged is None:
+        return []
+    fixed = {p.rsplit(".", 1)[-1] for p, b in base.items() if b and nudged.get(p) == b}
+    moving = {p.rsplit(".", 1)[-1] for p, b in base.items() if nudged.get(p, b) != b}
+    fixed -= moving  # a name used in two scopes, one of which moves: not certainly fixed
+    tree = syntax.SyntaxTree.fromText(text)
+    mod = _module(tree.root, module)
+    writes = _assigned(mod) if mod is not None else {}
+    del tree
+    out = []
+    for name in sorted(fixed):
+        for value in writes.get(name, []):
+            words = {t.text for t in _tokens(value) if t.kind == "ident"}
+            counts = {t.text for c in _COUNT.findall(value) for t in _tokens(c)}
+            if words & moving or counts & params:
+                out.append(name)
+                break
+    return out
+
+
+def _elaborated(
+    text: str, module: str, design: Design, overrides: list[str] | None
+) -> tuple[dict[str, int] | None, set[str], list[str]]:
+    """Every net's width by path (None when slang cannot read the text), the non-local
+    parameters, and the override nudging each integral one past its value."""
+    import pyslang
+    from pyslang import ast, syntax
+
+    from rtlopt.frontend._param_special import _nudged, _widths
+    from rtlopt.frontend._slang import preprocessor
+
+    sm, popts = preprocessor(design.include_dirs, design.defines)
+    copts = ast.CompilationOptions()
+    copts.topModules = {module}
+    if overrides:
+        copts.paramOverrides = overrides
+    try:
+        bag = pyslang.Bag([popts, copts])
+        tree = syntax.SyntaxTree.fromText(text, sm, "candidate.v", "", bag)
+        comp = ast.Compilation(bag)
+        comp.addSyntaxTree(tree)  # an unknown module (the repository's) leaves the rest
+        root: Any = comp.getRoot()
+        widths = _widths(root)
+        params = {
+            str(p.name)
+            for top in root.topInstances
+            for p in top.body.parameters
+            if not getattr(p, "isLocalParam", True)
+        }
+        nudge = _nudged(root)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+        return None, set(), []
+    del comp, tree
+    return widths, params, nudge
