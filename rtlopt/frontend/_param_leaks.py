@@ -24,12 +24,13 @@ _COUNT = re.compile(r"\{\s*([^{}]+?)\s*\{")
 
 
 def width_leaks(text: str, module: str, design: Design) -> list[str]:
-    """The nets and variables of ``module`` in ``text`` that keep their width when every
-    parameter is nudged and are written from a name whose width moves or from a replication
-    a parameter counts, sorted; [] when slang cannot read the text."""
+    """The nets and variables of ``module`` in ``text`` (and of the helpers it instantiates
+    there) that keep their width when every parameter is nudged and are written from a name
+    whose width moves or from a replication a parameter counts, sorted; [] when slang cannot
+    read the text."""
     from pyslang import syntax
 
-    from rtlopt.frontend._param_deps import _module, _tokens
+    from rtlopt.frontend._param_deps import _tokens
     from rtlopt.frontend._param_guards import _assigned
 
     base, params, overrides = _elaborated(text, module, design, None)
@@ -42,8 +43,11 @@ def width_leaks(text: str, module: str, design: Design) -> list[str]:
     moving = {p.rsplit(".", 1)[-1] for p, b in base.items() if nudged.get(p, b) != b}
     fixed -= moving  # a name used in two scopes, one of which moves: not certainly fixed
     tree = syntax.SyntaxTree.fromText(text)
-    mod = _module(tree.root, module)
-    writes = _assigned(mod) if mod is not None else {}
+    writes: dict[str, list[str]] = {}
+    for mod in _modules(tree.root):  # the target and the helpers the text defines
+        for name, values in _assigned(mod).items():
+            writes.setdefault(name, []).extend(values)
+        params |= _declared(mod)
     del tree
     out = []
     for name in sorted(fixed):
@@ -90,3 +94,25 @@ def _elaborated(
         return None, set(), []
     del comp, tree
     return widths, params, nudge
+
+
+def _modules(root: Any) -> list[Any]:
+    """Every module declaration of a syntax tree's compilation unit."""
+    from rtlopt.frontend._slang import node_kind
+
+    if node_kind(root) == "ModuleDeclaration":  # a text of one module is its own root
+        return [root]
+    members = root.members if node_kind(root) == "CompilationUnit" else []
+    return [m for m in members if node_kind(m) == "ModuleDeclaration"]
+
+
+def _declared(mod: Any) -> set[str]:
+    """The names of a module's non-local parameters (its header list's and its body's)."""
+    from rtlopt.frontend._param_guards import _nodes
+    from rtlopt.frontend._slang import node_kind
+
+    out: set[str] = set()
+    for n in _nodes(mod):
+        if node_kind(n) == "ParameterDeclaration" and str(n.keyword.valueText) != "localparam":
+            out |= {str(d.name.valueText) for d in n.declarators if node_kind(d) != "Comma"}
+    return out

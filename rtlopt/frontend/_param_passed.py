@@ -1,13 +1,13 @@
 """A parameter passed on to an instance: value uses the target's own text does not show.
 
 The split proof (:mod:`._param_split`) reads every use of a parameter as a value in the
-target's own text from an input. An instance's parameter assignment (``m_chk #(.K(W))``)
-needs a constant, so the split leaves it, and what the instantiated module computes from
-``K`` is computed at the default alone: ``hit = b && (K * K == 10000)`` inside a helper the
-candidate defines differs only at ``W = 100`` (red-team round 103), and a candidate that stops
-using such an output of a repository's module does too. :func:`passed_on` finds each
-assignment of a parameter (or a localparam computed from one) to an instance's parameter whose
-module uses it as a value, passes it on to another instance, or cannot be read: the change is
+target's own text from an input. An instance's parameter assignment (``m_chk #(.K(W))``) needs
+a constant, so the split leaves it, and what the instantiated module computes from ``K`` is
+computed at the default alone: ``hit = b && (K * K == 10000)`` inside a helper the candidate
+defines differs only at ``W = 100`` (red-team round 103), and a candidate that stops using
+such an output of a repository's module does too. :func:`passed_on` finds each assignment of a
+parameter (or a localparam computed from one) to an instance's parameter whose module uses it
+as a value or in a guard, passes it on to another instance, or cannot be read: the change is
 then unchecked unless a probe refutes it. The variable of a generate loop bounded by such a
 parameter counts as one (it takes every value below the bound). A module that uses it only in
 widths and selects is left to the probes, as the target's own widths are.
@@ -64,7 +64,7 @@ def _passed(
             return where
         seen.add((sub, param))
         split = split_values(child, sub, [param])
-        if split is None or split[1] > 0:
+        if split is None or split[1] > 0 or _guarded(child, sub, param):
             return where
         deeper = _passed(child, sub, {param}, sources, seen, f"{at}{inst}.")
         if deeper:
@@ -111,3 +111,11 @@ def _assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:
             continue
         stack.extend(c for c in children if c is not None and node_kind(c))
     return out
+
+
+def _guarded(text: str, module: str, param: str) -> bool:
+    """Whether ``module`` computes a guard from ``param`` (a generate condition ``K == 99``
+    singles out a value as a value use does: :mod:`._param_guards`)."""
+    from rtlopt.frontend._param_guards import _guards
+
+    return any(param in g.split() for g in _guards(text, module) or ())

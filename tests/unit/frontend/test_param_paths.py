@@ -56,8 +56,10 @@ def _source(text: str) -> object:
         ("assign hit = b && (K * K == 10000);", True),  # a value
         ("inner #(.J(K)) v (.b(b), .hit(hit));", True),  # passed on, to a value use below
         ("wire [K-1:0] w = {K{b}}; assign hit = ^w;", False),  # widths only: the probes'
+        # a generate condition singles out a value as a value use does
+        ("if (K == 99) begin : g assign hit = b; end else begin : e assign hit = 1'b0; end", True),
     ],
-    ids=["value", "passed-on", "widths-only"],
+    ids=["value", "passed-on", "widths-only", "a-guard"],
 )
 def test_a_parameter_assigned_to_an_instance_is_found_where_its_module_reads_the_value(
     sub: str, passed: bool
@@ -130,3 +132,21 @@ def test_a_loop_variable_bounded_by_a_parameter_is_read_as_its_value() -> None:
     )
     assert out is not None and out[1] == 1, out
     assert "n = (g + (W__s - W));" in out[0] and "assign h[g]" in out[0], out[0]
+
+
+def test_w_wide_data_in_a_fixed_width_net_of_a_helper_is_a_leak(tmp_path: Path) -> None:
+    from rtlopt.frontend._param_leaks import width_leaks
+
+    ref = "module m #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);\n  assign y = a;\nendmodule\n"
+    (tmp_path / "m.v").write_text(ref)
+    design = load_design(tmp_path / "m.v", "m", Config().project)
+    assert width_leaks(ref, "m", design) == []
+    own = ref.replace("  assign y = a;", "  wire [255:0] x = {W{1'b1}};\n  assign y = a ^ x[0];")
+    assert width_leaks(own, "m", design) == ["x"]
+    helper = ref.replace("  assign y = a;", "  h #(.K(W)) u (.a(a), .y(y));") + (
+        "module h #(parameter K = 8) (input [K-1:0] a, output [K-1:0] y);\n"
+        "  wire [255:0] t = a;\n  assign y = a ^ t[0];\nendmodule\n"
+    )
+    assert width_leaks(helper, "m", design) == ["t"]
+    sized = ref.replace("  assign y = a;", "  wire [W-1:0] x = {W{1'b1}};\n  assign y = a ^ x;")
+    assert width_leaks(sized, "m", design) == []  # sized by the parameter: no leak
