@@ -32,11 +32,11 @@ __all__ = ["open_parameters"]
 
 log = logging.getLogger(__name__)
 
-#: ```define NAME 12``, ```define NAME 'd8``, ```define NAME 8'h10``: a macro holding an
-#: integer literal (its value nudged is written as a decimal).
+#: ```define NAME <body>``: a macro whose body is an integer literal (``12``, ``'d8``,
+#: ``8'h10``) or a constant of digits, ``+ - *`` and parentheses (``(8)``, ``4 * 2``); its value
+#: nudged is written as a decimal.
 _INTEGER_MACRO = re.compile(
-    r"^[ \t]*`define[ \t]+([A-Za-z_]\w*)[ \t]+(\d*'[sS]?[dDhHoObB][0-9a-fA-F_]+|[\d_]+)[ \t]*(?://.*)?$",
-    re.M,
+    r"^[ \t]*`define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*?)[ \t]*(?://.*)?$", re.M
 )
 _BASES = {"d": 10, "h": 16, "o": 8, "b": 2}
 
@@ -157,8 +157,11 @@ def _names_reaching(
             sym = scope.lookupName(w) if scope is not None else None
         except RuntimeError:  # a name slang does not take as one
             continue
-        if sym is None or node_kind(sym) != "Parameter":
-            continue
+        if sym is not None and node_kind(sym) == "TypeAlias":  # a type parameter's type
+            typed = [q for q in unit.body.parameters if str(q.name) == w]
+            sym = typed[0] if typed and node_kind(typed[0]) == "TypeParameter" else None
+        if sym is None or node_kind(sym) not in ("Parameter", "TypeParameter"):
+            continue  # a type parameter counts too: `.W($bits(T))` (red-team round 105)
         if not sym.isLocalParam:
             top = _reaching(chain, w, seen)
         else:
@@ -266,8 +269,15 @@ def _open_macros(design: Design) -> dict[str, int]:
 
 
 def _literal(text: str) -> int | None:
-    """The value of a Verilog integer literal (``12``, ``'d8``, ``8'h10``), or None."""
-    body = text.replace("_", "")
+    """The value of a Verilog integer literal (``12``, ``'d8``, ``8'h10``) or of a constant
+    of digits, ``+ - *`` and parentheses (``(8)``), or None."""
+    from rtlopt.frontend._param_special import _folded
+
+    body = text.replace("_", "").strip()
+    while body.startswith("(") and body.endswith(")") and "'" in body:
+        body = body[1:-1].strip()
+    if "'" not in body and not body.isdigit():
+        return _folded(body)
     if "'" not in body:
         return int(body) if body.isdigit() else None
     digits = body.split("'", 1)[1].lstrip("sS")

@@ -137,7 +137,10 @@ class ProbeChoice:
             if k > 0 and deps.fixed and self._members(p) is None:  # no width of an enum
                 got += self._pick(p, [beyond(deps.numbers, self._ref + text)], 1, got)
             if reach and self._members(p) is None:  # past what only the candidate reaches
-                got += self._pick(p, [beyond(reach, "")], 1, got)
+                # at the first widths holding it, too: `(ones >> 99) == 1` holds at W = 100
+                # only, `ones == 2**100 - 1` (100 bits long) as well
+                past = [str(max(reach) + 1), str(max(reach)), beyond(reach, "")]
+                got += self._pick(p, past, 3, got)
             if k > 0 and not inst and self._members(p) is None:  # `[W:0]` holds W = -1
                 got += self._pick(p, ["-1", "-2"], 1, got)
             if suggested.get(p):  # where its value uses may differ

@@ -44,7 +44,8 @@ def _passed(
 ) -> str:
     from pyslang import syntax
 
-    from rtlopt.frontend._param_split import _aliases, _uses, split_values
+    from rtlopt.frontend._param_deps import _tokens
+    from rtlopt.frontend._param_split import _aliases, split_values
 
     tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
     mod = _module(tree.root, module)
@@ -52,9 +53,8 @@ def _passed(
         return f"{at or module} (a module rtlopt cannot read)"
     every = _bounded(mod, names | {a for a, _ in _aliases(mod, names) or []})
     for sub, inst, param, expr in _assignments(mod):
-        found: list[Any] = []
-        _uses(expr, every, ("EqualsValueClause",), found)
-        if not found:
+        # any mention: a replication's count too (`.K({W{1'b1}})`: red-team round 105)
+        if not {t.text for t in _tokens(str(expr)) if t.kind == "ident"} & every:
             continue
         where = f"{at}{inst}.{param or '(a positional assignment)'} (module {sub})"
         if param is not None and (sub, param) in seen:

@@ -150,6 +150,7 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
     copts.topModules = {module}
     bag = pyslang.Bag([popts, copts])
     out: set[int] = set()
+    text = constant_nets(text, module)
     try:
         tree = syntax.SyntaxTree.fromText(text, sm, "candidate.v", "", bag)
         comp = ast.Compilation(bag)
@@ -326,3 +327,48 @@ def _capacities(node: Any) -> set[int]:
         except TypeError:
             continue
     return out
+
+
+def constant_nets(text: str, module: str) -> str:
+    """``text`` with each net of ``module`` declared with one constant initializer (``wire
+    [7:0] k = 9``: every name in it a parameter, a localparam or such a net) declared as a
+    localparam of its range instead, so that what the text computes from it is a constant
+    (``x >> (k * k + k * 2)`` shifts by 99: red-team round 105)."""
+    from pyslang import syntax
+
+    from rtlopt.frontend._param_deps import _module, _tokens
+    from rtlopt.frontend._param_guards import _nodes
+    from rtlopt.frontend._slang import node_kind
+
+    raw = text.encode("utf-8", "surrogateescape").decode("latin-1")
+    tree = syntax.SyntaxTree.fromText(raw)
+    mod = _module(tree.root, module)
+    if mod is None:
+        return text
+    names = set()
+    nets = []
+    for n in _nodes(mod):
+        kind = node_kind(n)
+        if kind == "ParameterDeclaration":
+            names |= {str(d.name.valueText) for d in n.declarators if node_kind(d) != "Comma"}
+        elif kind == "NetDeclaration" and str(n.netType.valueText) == "wire":
+            decls = [d for d in n.declarators if node_kind(d) != "Comma"]
+            init = getattr(decls[0], "initializer", None) if len(decls) == 1 else None
+            if init is not None and n.delay is None:
+                words = {t.text for t in _tokens(str(init.expr)) if t.kind == "ident"}
+                nets.append((n, str(decls[0].name.valueText), words))
+    edits = []
+    grew = True
+    while grew:
+        grew = False
+        for n, name, words in nets:
+            if name not in names and not words - names:
+                names.add(name)
+                at = int(n.netType.location.offset)
+                kept = str(n.type).strip()
+                edits.append((at, at + 4, "localparam" + ("" if kept else " [0:0]")))
+                grew = True
+    del tree
+    for at, end, new in sorted(edits, reverse=True):
+        raw = raw[:at] + new + raw[end:]
+    return raw.encode("latin-1").decode("utf-8", "surrogateescape")

@@ -14,6 +14,7 @@ is excluded the next time (``W__s`` is then ``W`` there), so the search goes on 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -166,7 +167,7 @@ def split_values(
     edits = [_renamed(node.identifier) for node in found]
     for var, bound, block in bounded_loops(mod, every):  # its value: the window below P__v
         loop: list[Any] = []
-        _uses(block, {var}, ("LoopGenerate",), loop)
+        _uses(block, {var}, ("LoopGenerate", "AlwaysBlock"), loop)
         loop = [n for n in loop if not _selects(n)]  # a bit's position: the loop's own
         for node in loop:
             at = int(node.identifier.location.offset)
@@ -200,11 +201,15 @@ def split_values(
     return apply_edits(raw, edits).decode("utf-8", "surrogateescape"), len(found)
 
 
+#: The variable a procedural loop's first initializer sets (``i = 0``, ``int i = 0``).
+_LOOP_VARIABLE = re.compile(r"\s*(?:[A-Za-z_]\w*\s+)*([A-Za-z_]\w*)\s*=")
+
+
 def bounded_loops(mod: Any, names: set[str]) -> list[tuple[str, str, Any]]:
-    """``(variable, name, body)`` of each generate loop of ``mod`` whose header names one of
-    ``names`` (the first in sorted order): a loop to ``W`` hands its variable every value
-    below ``W``, so a use of the variable as a value is a use of ``W``'s (red-team round 104:
-    ``n = g; n * n == 9801`` holds only where W > 99). The split reads it shifted by the
+    """``(variable, name, body)`` of each generate or procedural loop of ``mod`` whose header
+    names one of ``names`` (the first in sorted order): a loop to ``W`` hands its variable
+    every value below ``W``, so a use of the variable as a value is a use of ``W``'s (red-team
+    round 104: ``n = g; n * n == 9801`` holds only where W > 99). The split reads it shifted by the
     split value's distance from the parameter's: the loop's last values at that width."""
     from rtlopt.frontend._param_deps import _tokens
 
@@ -212,11 +217,19 @@ def bounded_loops(mod: Any, names: set[str]) -> list[tuple[str, str, Any]]:
     stack = [mod]
     while stack:
         node = stack.pop()
-        if node_kind(node) == "LoopGenerate":
+        kind = node_kind(node)
+        if kind == "LoopGenerate":
             head = f"{node.initialExpr} {node.stopExpr} {node.iterationExpr}"
             hit = sorted({t.text for t in _tokens(head) if t.kind == "ident"} & names)
             if hit:
                 out.append((str(node.identifier.valueText), hit[0], node.block))
+        elif kind == "ForLoopStatement":  # a procedural loop's variable alike (round 105)
+            init = " ".join(str(x) for x in node.initializers)
+            first = _LOOP_VARIABLE.match(init)
+            head = f"{init} {node.stopExpr} {' '.join(str(x) for x in node.steps)}"
+            hit = sorted({t.text for t in _tokens(head) if t.kind == "ident"} & names)
+            if hit and first:
+                out.append((first.group(1), hit[0], node.statement))
         try:
             stack.extend(c for c in node if c is not None and node_kind(c))
         except TypeError:

@@ -45,7 +45,7 @@ def test_an_open_value_above_an_instantiated_target_makes_its_parameter_an_inter
     repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
     rc, out = evaluate_text(repo, "m.v", AT_100)
     reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
-    assert rc == 1 and "unchecked" in reason, reason
+    assert rc == 1 and ("unchecked" in reason or "not equivalent" in reason), reason
     # an equivalent rewrite that depends on W is still proven there
     same = M.replace("assign y = a + 1'b1;", "wire [W-1:0] one = 1;\n  assign y = one + a;")
     rc, out = evaluate_text(repo, "m.v", same)
