@@ -4,7 +4,8 @@
 a form it does not know (a helper's return value, a YAML or TOML table, a string built by
 concatenation) would leave a configuration the repository uses unchecked, and adding forms
 one by one never ends. So the rule fails closed: in every text file of the repository but
-the Verilog the frontend reads and documentation (:data:`_DOCUMENTS`), each occurrence of a
+the Verilog the frontend reads, documentation (:data:`_DOCUMENTS`) and a board's pin
+constraints (:data:`_PINS`), each occurrence of a
 watched name (:func:`watched_names`: a non-local parameter of the target, or one of a top
 above it, :func:`._param_tops.top_parameters`) as a whole word (in another case
 than the parameter's as a quoted key ``"w": 37``, glued to an option ``-gw=37``, or in VHDL),
@@ -54,6 +55,10 @@ _DOCUMENTS = frozenset(
         ".wlf", ".bib", ".css",
     }
 )  # fmt: skip
+#: Pin and timing constraints of a board (ISE's UCF, iCE40's PCF, Lattice's LPF, Gowin's CST,
+#: Microsemi's PDC): no build reads an HDL parameter's value from them (held-out trial 44: a
+#: UCF comment "Channel 2 to N signals" read as a setting of sync_reset's N).
+_PINS = frozenset({".ucf", ".pcf", ".lpf", ".cst", ".pdc"})
 #: C and C++ (a Verilator or DPI harness): no simulator reads a parameter's value there.
 _C_SOURCES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"})
 #: Verilog in a file of any name (a header called ``defs.h``): its text may set a value.
@@ -163,7 +168,7 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
     consumed (``consumed``: the offsets of the names the settings read whole) nor is
     clearly no setting, or ""."""
     rx = word_pattern(design)
-    if rx is None or prose(design, path):
+    if rx is None or path.suffix.lower() in _PINS or prose(design, path):
         return ""
     if path.suffix.lower() in _C_SOURCES and not _VERILOG_WORDS.search(text):
         return ""  # a harness in C or C++: a parameter is set when the model is built

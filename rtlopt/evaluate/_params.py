@@ -349,6 +349,9 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 where = ", ".join(pz.where[:3])
                 scope.unreached(rest, "probe")
                 return (res.stage, f"under parameters {pz.label()} ({where}): {res.reason}", res)
+            if verdict == NOT_FINISHED and self._negative_width(pz):
+                scope.notes.append(f"probe {pz.label()}: not finished at a negative width")
+                continue
             if verdict == NOT_FINISHED:
                 why = res.reason if res is not None else "the time budget was spent"
                 if not inst:

@@ -79,3 +79,18 @@ def module_verdict(
     repo = committed_repo(tmp_path / "repo", {"m.v": reference}, monkeypatch, tmp_path / "cache")
     rc, out = evaluate_text(repo, "m.v", candidate, tmp_path / "candidate")
     return rc, str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+
+
+def repo_verdict(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    files: dict[str, str],
+    target: str,
+    candidate: str,
+) -> tuple[int, str]:
+    """``files`` as a one-commit repository and ``candidate`` evaluated against its
+    ``target`` (a candidate file outside the repository): (exit code, the candidate's
+    reason)."""
+    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
+    rc, out = evaluate_text(repo, target, candidate, tmp_path / "candidate")
+    return rc, str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text, module_verdict
+from _fixture_repo import module_verdict, repo_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -86,9 +86,7 @@ def test_an_open_value_the_nudges_missed_is_read_from_the_texts(
     parent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     files = {"m.v": REF, "top.v": PARENTS[parent]}
-    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
-    rc, out = evaluate_text(repo, "m.v", AT_100, tmp_path / "candidate")
-    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", AT_100)
     assert rc == 1 and ("unchecked" in reason or "not equivalent" in reason), reason
 
 

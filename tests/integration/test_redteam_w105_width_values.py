@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text, module_verdict
+from _fixture_repo import module_verdict, repo_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -83,9 +83,7 @@ def test_an_open_value_by_a_type_or_a_bracketed_macro_is_an_interface(
 ) -> None:
     name, text = PARENTS[parent]
     files = {"m.v": REF, name: text}
-    repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
-    rc, out = evaluate_text(repo, "m.v", AT_100, tmp_path / "candidate")
-    reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", AT_100)
     assert rc == 1 and ("unchecked" in reason or "not equivalent" in reason), reason
 
 

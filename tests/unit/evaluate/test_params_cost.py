@@ -249,3 +249,41 @@ def test_an_instantiated_targets_probe_checks_the_reference_only_where_the_candi
         assert "skipped: the reference fails against itself" in out.scope, out.scope
         probes = [r for r in out.configurations if r["kind"] == "probe"]
         assert probes and all(r["verdict"] == "skipped" for r in probes), probes
+
+
+def test_a_probe_at_a_negative_width_that_does_not_finish_is_noted_fake_evaluator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # held-out trial 44: verilog-uart's rewrites were proven at every width tried and
+    # rejected because the proof at DATA_WIDTH = -1 (no design's intent) did not finish; a
+    # probe at a positive width that does not finish still rejects a target nothing
+    # instantiates. The evaluators are fakes answering by the specialized text.
+    from rtlopt.results import EvalResult, Stage, Status
+
+    (tmp_path / "m.v").write_text(FILE)
+    design = load_design(tmp_path / "m.v", "lib", Config().project)
+    slow = {"-1"}
+
+    class _Fake:
+        def __init__(self, value: str) -> None:
+            self.value = value
+
+        def evaluate(self, _text: str) -> EvalResult:
+            if self.value in slow:
+                return EvalResult(
+                    status=Status("timeout"), stage=Stage.FORMAL, reason="SAT ran out"
+                )
+            return EvalResult(status=Status("ok"), stage=Stage.FORMAL, reason="")
+
+    check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: None)  # type: ignore[arg-type]
+    monkeypatch.setattr(check, "_sub", lambda values, proof=True: _Fake(dict(values).get("W", "")))
+    cand = design.target.text().replace("assign y = a;", "assign y = a ^ {W{1'b0}};")
+    out = check.check(cand)
+    assert out is not None and out.rejection is None, out
+    assert "W=-1: not finished at a negative width" in out.scope, out.scope
+    positive = next(r["values"] for r in out.configurations if r["kind"] == "probe")
+    slow.add(positive.split("=", 1)[1])  # a positive width that does not finish: rejected
+    check2 = ParameterCheck(design, Config(), tmp_path / "w2", lambda *_a: None)  # type: ignore[arg-type]
+    monkeypatch.setattr(check2, "_sub", lambda values, proof=True: _Fake(dict(values).get("W", "")))
+    out2 = check2.check(cand)
+    assert out2 is not None and out2.rejection is not None, out2
