@@ -52,7 +52,13 @@ def width_leaks(text: str, module: str, design: Design) -> list[str]:
     out = []
     for name in sorted(fixed):
         for value in writes.get(name, []):
-            words = {t.text for t in _tokens(value) if t.kind == "ident"}
+            toks = _tokens(value)
+            # a select of W-wide data (`shifter[0]`, `a[7:0]`) is bits, not W's value
+            words = {
+                t.text
+                for i, t in enumerate(toks)
+                if t.kind == "ident" and (i + 1 == len(toks) or toks[i + 1].text != "[")
+            }
             counts = {t.text for c in _COUNT.findall(value) for t in _tokens(c)}
             if words & moving or counts & params:
                 out.append(name)

@@ -51,7 +51,10 @@ def test_a_width_parameter_read_as_a_value_is_refused(
 ) -> None:
     rc, reason = module_verdict(tmp_path, monkeypatch, REF, HEAD + CASES[case] + "endmodule\n")
     assert rc == 1, reason
-    assert "W=100" in reason or "uses the value of W" in reason or "screening" in reason, reason
+    # refuted at W = 100, unchecked by the split, or (round 104) W-wide data in a fixed-width
+    # net: `a & 1'b0` carries the port's width into the 32-bit `n`
+    says = ("W=100", "uses the value of W", "screening", "a net of a fixed width")
+    assert any(w in reason for w in says), reason
 
 
 def test_the_reference_uses_of_a_value_kept_in_a_rewrite_are_proven(
