@@ -177,9 +177,9 @@ def _names_reaching(
 
 
 def _words(expr: Any) -> set[str]:
-    from rtlopt.frontend._param_deps import _tokens
+    from rtlopt.frontend._param_deps import identifiers
 
-    return {t.text for t in _tokens(str(expr)) if t.kind == "ident"} if expr is not None else set()
+    return identifiers(str(expr)) if expr is not None else set()
 
 
 #: How many (instance, parameter) pairs one target's search reads at most.

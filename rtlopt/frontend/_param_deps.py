@@ -112,6 +112,11 @@ def _tokens(raw: str) -> list[_Tok]:
     return out
 
 
+def identifiers(text: str) -> set[str]:
+    """The identifiers of a Verilog text (its words, keywords included)."""
+    return {t.text for t in _tokens(text) if t.kind == "ident"}
+
+
 def literal_numbers(texts: Sequence[str]) -> list[int]:
     """The non-negative integer values of the literals in ``texts`` (x/z digits skipped)."""
     out: list[int] = []

@@ -44,7 +44,7 @@ def _passed(
 ) -> str:
     from pyslang import syntax
 
-    from rtlopt.frontend._param_deps import _tokens
+    from rtlopt.frontend._param_deps import identifiers
     from rtlopt.frontend._param_split import _aliases, split_values
 
     tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
@@ -54,7 +54,7 @@ def _passed(
     every = _bounded(mod, names | {a for a, _ in _aliases(mod, names) or []})
     for sub, inst, param, expr in _assignments(mod):
         # any mention: a replication's count too (`.K({W{1'b1}})`: red-team round 105)
-        if not {t.text for t in _tokens(str(expr)) if t.kind == "ident"} & every:
+        if not identifiers(str(expr)) & every:
             continue
         where = f"{at}{inst}.{param or '(a positional assignment)'} (module {sub})"
         if param is not None and (sub, param) in seen:

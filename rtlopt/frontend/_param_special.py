@@ -336,7 +336,7 @@ def constant_nets(text: str, module: str) -> str:
     (``x >> (k * k + k * 2)`` shifts by 99: red-team round 105)."""
     from pyslang import syntax
 
-    from rtlopt.frontend._param_deps import _module, _tokens
+    from rtlopt.frontend._param_deps import _module, identifiers
     from rtlopt.frontend._param_guards import _nodes
     from rtlopt.frontend._slang import node_kind
 
@@ -355,7 +355,7 @@ def constant_nets(text: str, module: str) -> str:
             decls = [d for d in n.declarators if node_kind(d) != "Comma"]
             init = getattr(decls[0], "initializer", None) if len(decls) == 1 else None
             if init is not None and n.delay is None:
-                words = {t.text for t in _tokens(str(init.expr)) if t.kind == "ident"}
+                words = identifiers(str(init.expr))
                 nets.append((n, str(decls[0].name.valueText), words))
     edits = []
     grew = True

@@ -217,27 +217,27 @@ def bounded_loops(mod: Any, names: set[str]) -> list[tuple[str, str, Any]]:
     """``(variable, name, body)`` of each generate or procedural loop of ``mod`` whose header
     names one of ``names`` (the first in sorted order): a loop to ``W`` hands its variable
     every value below ``W``, so a use of the variable as a value is a use of ``W``'s (red-team
-    round 104: ``n = g; n * n == 9801`` holds only where W > 99). The split reads it shifted by the
-    split value's distance from the parameter's: the loop's last values at that width."""
-    from rtlopt.frontend._param_deps import _tokens
+    round 104: ``n = g; n * n == 9801`` holds only where W > 99). The split reads it shifted by
+    the split value's distance from the parameter's: the loop's last values at that width."""
+    from rtlopt.frontend._param_deps import identifiers
 
     out: list[tuple[str, str, Any]] = []
     stack = [mod]
     while stack:
         node = stack.pop()
         kind = node_kind(node)
+        found: tuple[str, str, Any] | None = None
         if kind == "LoopGenerate":
             head = f"{node.initialExpr} {node.stopExpr} {node.iterationExpr}"
-            hit = sorted({t.text for t in _tokens(head) if t.kind == "ident"} & names)
-            if hit:
-                out.append((str(node.identifier.valueText), hit[0], node.block))
+            found = (str(node.identifier.valueText), head, node.block)
         elif kind == "ForLoopStatement":  # a procedural loop's variable alike (round 105)
             init = " ".join(str(x) for x in node.initializers)
             first = _LOOP_VARIABLE.match(init)
             head = f"{init} {node.stopExpr} {' '.join(str(x) for x in node.steps)}"
-            hit = sorted({t.text for t in _tokens(head) if t.kind == "ident"} & names)
-            if hit and first:
-                out.append((first.group(1), hit[0], node.statement))
+            found = (first.group(1), head, node.statement) if first else None
+        hit = sorted(identifiers(found[1]) & names) if found else []
+        if found and hit:
+            out.append((found[0], hit[0], found[2]))
         try:
             stack.extend(c for c in node if c is not None and node_kind(c))
         except TypeError:
