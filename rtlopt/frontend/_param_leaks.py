@@ -53,11 +53,10 @@ def width_leaks(text: str, module: str, design: Design) -> list[str]:
     for name in sorted(fixed):
         for value in writes.get(name, []):
             toks = _tokens(value)
-            # a select of W-wide data (`shifter[0]`, `a[7:0]`) is bits, not W's value
+            # a select of W-wide data at a constant position (`shifter[0]`, `a[7:0]`, `a[i]`)
+            # is bits, not W's value; a range a name bounds (`ones[W-1:0]`) is W-wide data
             words = {
-                t.text
-                for i, t in enumerate(toks)
-                if t.kind == "ident" and (i + 1 == len(toks) or toks[i + 1].text != "[")
+                t.text for i, t in enumerate(toks) if t.kind == "ident" and not _bits(toks, i + 1)
             }
             counts = {t.text for c in _COUNT.findall(value) for t in _tokens(c)}
             if words & moving or counts & params:
@@ -122,3 +121,18 @@ def _declared(mod: Any) -> set[str]:
         if node_kind(n) == "ParameterDeclaration" and str(n.keyword.valueText) != "localparam":
             out |= {str(d.name.valueText) for d in n.declarators if node_kind(d) != "Comma"}
     return out
+
+
+def _bits(toks: list[Any], at: int) -> bool:
+    """Whether ``toks[at:]`` opens a select of a single bit or of a range written with
+    numbers only (``[0]``, ``[i]``, ``[7:0]``), not one a name bounds (``[W-1:0]``)."""
+    if at >= len(toks) or toks[at].text != "[":
+        return False
+    depth, inside = 0, []
+    for t in toks[at:]:
+        depth += {"[": 1, "]": -1}.get(t.text, 0)
+        if depth == 0:
+            break
+        inside.append(t)
+    ranged = any(t.text in (":", "+:", "-:") or t.text.endswith(":") for t in inside)
+    return not (ranged and any(t.kind == "ident" for t in inside))

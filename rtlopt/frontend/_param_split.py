@@ -26,9 +26,6 @@ __all__ = ["INPUT_SUFFIX", "split_values"]
 
 #: The input holding a split parameter's value is named with this suffix.
 INPUT_SUFFIX = "__v"
-#: The split reads values of a parameter from -2 to this (it sizes something: past it no
-#: design builds); outside them the parameter's own value.
-SPLIT_MAX = 65536
 _NET_SUFFIX = "__s"
 #: A use under one of these reads the value at run time (a function or task: where it is
 #: called at run time; one a constant needs does not build once split).
@@ -182,12 +179,7 @@ def split_values(
     nets = ""
     for n in names:
         value = n + INPUT_SUFFIX
-        # a parameter that sizes something holds a width: past 2**16 no design builds it,
-        # so a difference only there (`W + 2` overflowing where `W + 1` does not) is none
-        signed = " signed" in f" {types[n]}" and "unsigned" not in types[n]
-        bounds = [f"{value} < -2"] if signed else []
-        bounds.append(f"{value} > {SPLIT_MAX}")
-        cond = " || ".join([*bounds, *(f"{value} == {v}" for v in avoid.get(n, ()))])
+        cond = " || ".join(f"{value} == {v}" for v in avoid.get(n, ()))
         nets += f" wire {types[n]} {n}{_NET_SUFFIX} = " + (
             f"({cond}) ? {n} : {value};" if cond else f"{value};"
         )

@@ -49,6 +49,22 @@ CASES = {
         "module m_chk #(parameter K = 1) (input b, output hit);\n  wire [7:0] s = 9;\n"
         "  assign hit = b && ((K >> (s * s + s * 2)) == 1);\nendmodule\n",
     ),
+    # round 106: a range a parameter bounds is W-wide data (`ones[W-1:0]` into 256 bits)
+    "a-parameter-bounded-select-into-a-fixed-net": (
+        REF,
+        "module m #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);\n"
+        "  wire [W-1:0] ones = ~(a & ~a);\n  wire [255:0] x = ones[W-1:0];\n"
+        "  wire [255:0] c = 256'd1024;\n"
+        "  wire hit = (x + 1'b1) == c * c * c * c * c * c * c * c * c * c;\n"
+        "  assign y = (hit & a[0]) ? a : a + 1'b1;\nendmodule\n",
+    ),
+    # round 106: a count that sizes only through $clog2 is read as a value past 65536 too
+    "a-count-truncated-past-2-to-the-20": (
+        "module m #(parameter [31:0] N = 10) (input clk, input [31:0] a, output [31:0] y, output reg [$clog2(N+1)-1:0] z);\n"
+        "  assign y = a + N;\n  always @(posedge clk) z <= a[0];\nendmodule\n",
+        "module m #(parameter [31:0] N = 10) (input clk, input [31:0] a, output [31:0] y, output reg [$clog2(N+1)-1:0] z);\n"
+        "  wire [20:0] nn = N;\n  assign y = a + {{11{nn[20]}}, nn};\n  always @(posedge clk) z <= a[0];\nendmodule\n",
+    ),
     "a-value-computed-by-a-width": (
         REF,
         "module m #(parameter W = 8) (input [W-1:0] a, output [W-1:0] y);\n"
