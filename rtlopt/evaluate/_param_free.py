@@ -87,9 +87,16 @@ class FreeProof:
         (:func:`rtlopt.frontend._param_free.kind_choices`: each type an override can give
         them, in pairs), as (what the choice is called, the choice, the text), all integers
         first; None when it cannot take them as inputs."""
-        from rtlopt.frontend._param_free import free_parameters, kind_choices, new_errors
+        from rtlopt.frontend._param_free import (
+            free_parameters,
+            initial_constants,
+            kind_choices,
+            new_errors,
+        )
 
         name = self.design.target.name
+        if initial_constants(self._ref, name, names):
+            return None
         refs: list[tuple[str, dict[str, str], str]] = []
         for choice in kind_choices(self._ref, name, names):
             ref = free_parameters(self._ref, name, names, choice, width, self.design)
@@ -256,6 +263,11 @@ class FreeProof:
         except (RtloptError, KeyError) as exc:
             log.info("parameter %s not freed: %s", p, exc)
             return False
+        if not res.accepted and not res.is_infrastructure_error and _undecided(res):
+            # built, screened and simulated: only a proof decides the rest (x the repository
+            # feeds), which the freed proof of the candidate is
+            log.info("parameter %s freed; the reference left to the proof: %s", p, res.reason)
+            return True
         if not res.accepted:
             log.info("parameter %s not freed: %s", p, res.reason)
         return res.accepted
@@ -267,7 +279,7 @@ class FreeProof:
         folder = self.workdir / "parameters" / f"free-{tag}-{kind}-{int(proof)}"
         folder.mkdir(parents=True, exist_ok=True)
         with self._probe_lock:
-            design = design_with_target_text(self.design, ref, folder)
+            design = design_with_target_text(self.design, ref, folder, parameter_check=True)
         c = self.config
         formal, harness = c.formal, c.harness
         if not proof:
@@ -297,6 +309,13 @@ class FreeProof:
             "be made an input of the proof, as the reference's can (every value of it is "
             "proven that way in a module nothing in the repository instantiates)"
         )
+
+
+def _undecided(res: EvalResult) -> bool:
+    """Whether ``res`` (the reference against itself, without the proof) is left to a proof:
+    "unchecked", its simulation without a mismatch."""
+    sim = res.sim
+    return res.reason.startswith("unchecked") and (sim is None or sim.first_mismatch is None)
 
 
 def _input_value(res: EvalResult, port: str) -> int | None:

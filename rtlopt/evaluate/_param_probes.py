@@ -95,9 +95,12 @@ class ProbeChoice:
         from rtlopt.frontend._param_guards import new_guards
         from rtlopt.frontend._params import beyond
 
+        choices = self._choices(deps, text)
         if not inst and deps.params:
             with self._probe_lock:
-                guards = new_guards(*(freed or (self._ref, text)), self.design.target.name)
+                guards = new_guards(
+                    *(freed or (self._ref, text)), self.design.target.name, frozenset(choices)
+                )
             if guards:
                 return [], self._guarded(guards)
         k = self.config.harness.parameter_probes
@@ -117,11 +120,21 @@ class ProbeChoice:
             for r in scope.rows
             if (r["kind"], r["verdict"]) == FREED_OK
         }
-        rest = [p for p in self._roots(deps) if p not in done and self._members(p) is None]
+        rest = [
+            p
+            for p in self._roots(deps)
+            if p not in done and p not in choices and self._members(p) is None
+        ]
         suggested: dict[str, list[str]] = {}
         if not inst and k > 0 and rest:
             suggested, scope.pending = self._suggested(text, rest, scope)
         for p in self._roots(deps):
+            if p in choices:  # a class of values per probe: every behaviour under p
+                got = self._pick(p, choices[p], len(choices[p]))
+                if got:
+                    firsts[p] = dict(got[0].values)[p]
+                chosen += [pz for pz in got if pz not in chosen]
+                continue
             got = self._values_of(p, deps, k)
             if not got:
                 if k > 0 and inst:
@@ -296,13 +309,12 @@ class ProbeChoice:
 
     def _new_leaks(self, text: str) -> list[str]:
         """The fixed-width nets the candidate writes from data whose width moves with the
-        parameters and the reference does not (:func:`rtlopt.frontend._param_leaks.width_leaks`)."""
-        from rtlopt.frontend._param_leaks import width_leaks
+        parameters by a write the reference does not have
+        (:func:`rtlopt.frontend._param_leaks.new_width_leaks`)."""
+        from rtlopt.frontend._param_leaks import new_width_leaks
 
-        name = self.design.target.name
         with self._probe_lock:
-            theirs = set(width_leaks(self._ref, name, self.design))
-            return [n for n in width_leaks(text, name, self.design) if n not in theirs]
+            return new_width_leaks(self._ref, text, self.design.target.name, self.design)
 
     @staticmethod
     def _leaked(names: list[str]) -> str:
@@ -344,6 +356,20 @@ class ProbeChoice:
         default = dict(self._found()[0].values)[p]
         with self._probe_lock:
             return special_values(text, self.design.target.name, p, default, self.design)
+
+    def _choices(self, deps: ParamDependence, text: str) -> dict[str, list[str]]:
+        """The parameters of ``deps`` that only choose in both texts, each with the probe
+        values covering every behaviour under it
+        (:func:`rtlopt.frontend._param_choices.string_choices`)."""
+        from rtlopt.frontend._param_choices import string_choices
+
+        out: dict[str, list[str]] = {}
+        for p in self._roots(deps) if self.config.harness.parameter_probes > 0 else ():
+            with self._probe_lock:
+                got = string_choices((self._ref, text), self.design.target.name, p)
+            if got is not None:
+                out[p] = got
+        return out
 
     def _members(self, p: str) -> list[str] | None:
         """The members' values of enum parameter ``p``; None when ``p`` is no enum."""

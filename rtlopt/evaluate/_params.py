@@ -49,6 +49,7 @@ from rtlopt.evaluate._param_free import FREED_OK, FreeProof
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
+    PENDING,
     Evaluates,
     ParamOutcome,
     Scope,
@@ -332,17 +333,19 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 more = [*self._probed(), *self._diverging(text, deps, local)]
             probes += [pz for pz in dict.fromkeys(more) if pz not in probes]
         unfinished: list[str] = []
-        for i, pz in enumerate(probes):
-            share = deadline.share(len(probes) - i)
+        deferred: list[Parameterization] = []
+        queue = list(probes)
+        for i, pz in enumerate(queue):
+            share = deadline.share(len(queue) - i)
             given = share.left()
             try:
-                res = self._run(text, pz, "probe", share, scope)
+                res = self._run(text, pz, "probe", share, scope, again=i >= len(probes))
             except DesignError as exc:  # the reference does not elaborate under it: not legal
                 log.info("probe %s not used: %s", pz.label(), exc)
                 scope.notes.append(f"probe {pz.label()} skipped: the reference does not build")
                 continue
             verdict = verdict_of(res) if res is not None else NOT_FINISHED
-            rest = [p.label() for p in probes[i + 1 :]]
+            rest = [p.label() for p in queue[i + 1 :]]
             if verdict in ("refuted", NOT_FINISHED) and self._illegal(pz, scope):
                 continue
             if verdict == "refuted" and res is not None and not self._unbuilt(pz, res, scope):
@@ -359,9 +362,17 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 if not inst and res is not None and res.is_infrastructure_error:
                     # a tool crash or timeout is no verdict on the candidate
                     return (res.stage, f"under parameters {pz.label()}: {why}", res)
+                if not inst and res is not None and i < len(probes) and pz not in deferred:
+                    # tried again once every other probe is done, with what they left over:
+                    # an equal share ahead of the quick ones is a probe's smallest
+                    deferred.append(pz)
+                    queue.append(pz)
+                    row = next(r for r in reversed(scope.rows) if r["values"] == pz.label())
+                    row.update(verdict=PENDING, reason=f"tried again last ({why})")
+                    continue
                 if not inst:
                     timeout = self.config.formal.timeout_s
-                    short = probe_short(pz.label(), given, len(probes) - i, timeout, why)
+                    short = probe_short(pz.label(), given, len(queue) - i, timeout, why)
                     return (Stage.FORMAL, short, None)
                 unfinished.append(pz.label())
         if unfinished:
@@ -386,10 +397,18 @@ class ParameterCheck(ProbeChoice, FreeProof):
         return None
 
     def _run(
-        self, text: str, pz: Parameterization, kind: str, deadline: Deadline, scope: Scope
+        self,
+        text: str,
+        pz: Parameterization,
+        kind: str,
+        deadline: Deadline,
+        scope: Scope,
+        *,
+        again: bool = False,
     ) -> EvalResult | None:
         """The candidate under ``pz`` within ``deadline`` (None when no time is left for a
-        probe), its verdict added to ``scope``."""
+        probe), its verdict added to ``scope``; ``again``: a probe tried once more with more
+        time (a comment appended: the evaluator's memo holds the first, unfinished try)."""
         where = ", ".join(pz.where[:3])
         values = pz.differs(self._found()[0])
         name = self.design.target.name
@@ -397,8 +416,11 @@ class ParameterCheck(ProbeChoice, FreeProof):
             scope.add(pz.label(), kind, where, NOT_FINISHED, "the time budget was spent")
             return None
         progress.info("%s: checking the %s configuration %s (%s)", name, kind, pz.label(), where)
+        special = _specialized(text, name, values)
+        if again:
+            special += "\n// the probe tried again with the time the others left\n"
         with within(deadline):
-            res = self._sub(values).evaluate(_specialized(text, name, values))
+            res = self._sub(values).evaluate(special)
         scope.add(pz.label(), kind, where, verdict_of(res), res.reason)
         return res
 
@@ -546,7 +568,9 @@ class ParameterCheck(ProbeChoice, FreeProof):
             if special is None:
                 t = self.design.target
                 text = _specialized(t.file.read_text(errors="surrogateescape"), t.name, values)
-                special = self._designs[key[0]] = design_with_target_text(self.design, text, folder)
+                special = self._designs[key[0]] = design_with_target_text(
+                    self.design, text, folder, parameter_check=True
+                )
             formal, harness = self.config.formal, self.config.harness
             if not proof:  # the simulation judges the stated power-up values: none left over
                 formal = dataclasses.replace(formal, enabled=False)

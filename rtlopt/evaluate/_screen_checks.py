@@ -300,13 +300,19 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *px.ports]))
         c.x_z = c.x_z or px.z
         c.x_source = c.x_source or px.source
+    ports = s.design.parameter_check
+    if ports is not None:  # a parameter made an input is the proof's: no instance feeds it
+        c.x_inputs = tuple(p for p in c.x_inputs if p in ports)
     if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
         # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
         why = xprop_reason(s.design, s.workdir)
         if why:
             return why
-    # an instance fed x under another build's defines is judged by its parameters too
+    # an instance fed x under another build's defines is judged by its parameters too; in
+    # a parameter check's design the instances' own values are that check's other runs
+    if ports is not None:
+        return other_parameters(s.design)
     return _other_parameters(s, [*found, *tb.found]) or other_parameters(s.design)
 
 

@@ -12,10 +12,16 @@ __all__ = ["design_with_target_text"]
 
 
 def design_with_target_text(
-    design: Design, text: str, folder: Path, prelude: tuple[Path, ...] = ()
+    design: Design,
+    text: str,
+    folder: Path,
+    prelude: tuple[Path, ...] = (),
+    *,
+    parameter_check: bool = False,
 ) -> Design:
     """``design`` with its target's file replaced by ``text`` (written into ``folder``; the
-    original folder still searched for includes) and ``prelude`` read before everything."""
+    original folder still searched for includes) and ``prelude`` read before everything;
+    ``parameter_check``: built by a parameter check (:attr:`Design.parameter_check`)."""
     from rtlopt.frontend import parse_text
 
     d, t = design, design.target
@@ -38,4 +44,9 @@ def design_with_target_text(
         modules={**d.modules, t.name: target},
         closure=tuple(path if f == t.file else f for f in d.closure),
         sources=sources,
+        parameter_check=(
+            d.parameter_check
+            if d.parameter_check is not None or not parameter_check
+            else tuple(p.name for p in t.ports)
+        ),
     )

@@ -36,6 +36,7 @@ __all__ = [
     "declarations",
     "elaborated_types",
     "free_parameters",
+    "initial_constants",
     "input_ports",
     "kind_choices",
     "new_errors",
@@ -212,6 +213,48 @@ def free_parameters(
     edits += derived + input_ports(mod, inputs)
     del tree  # the tree owns its nodes: released only after the last one is read
     return apply_edits(raw, edits).decode("utf-8", "surrogateescape")
+
+
+def initial_constants(text: str, module: str, names: Sequence[str]) -> list[str]:
+    """The parameters of ``names`` an ``initial`` block of ``module`` reads, directly or
+    through the module's localparams: a proof needs a power-up value as a constant, so none
+    of them can be an input (serv's ``initial if (RESET_STRATEGY == "NONE") o_ibus_adr =
+    RESET_PC``: Yosys fails on the non-constant initial value)."""
+    from pyslang import syntax
+
+    tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
+    mod = _module(tree.root, module)
+    if mod is None:
+        return []
+    reads: set[str] = set()
+    derived: dict[str, set[str]] = {}
+    stack = [mod]
+    while stack:
+        n = stack.pop()
+        kind = node_kind(n)
+        if kind == "InitialBlock":
+            reads |= _idents(n)
+            continue
+        if kind == "ParameterDeclaration":
+            for d in n.declarators:
+                if node_kind(d) != "Comma":
+                    derived[str(d.name.valueText)] = _idents(d)
+        try:
+            children = list(n)
+        except TypeError:
+            continue
+        stack.extend(c for c in children if c is not None and node_kind(c))
+    del tree
+    out = []
+    for p in names:
+        reach, grew = {p}, True
+        while grew:
+            more = {q for q, used in derived.items() if used & reach} - reach
+            reach |= more
+            grew = bool(more)
+        if reach & reads:
+            out.append(p)
+    return out
 
 
 def input_ports(mod: Any, inputs: Sequence[tuple[str, str]]) -> list[tuple[int, int, str]]:

@@ -161,9 +161,10 @@ def _a_call(toks: list[Any], name: str) -> bool:
     return False
 
 
-def _guards(text: str, module: str) -> list[str] | None:
+def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> list[str] | None:
     """The guards of ``module`` in ``text`` (module docstring) by their tokens, first seen
-    first; None when the text does not parse or holds no such module."""
+    first; None when the text does not parse or holds no such module. A guard whose varying
+    names are all in ``exempt`` (parameters whose every value is probed) is none."""
     from pyslang import syntax
 
     try:
@@ -202,7 +203,7 @@ def _guards(text: str, module: str) -> list[str] | None:
             and not (i > 0 and toks[i - 1].end == toks[i].start and toks[i - 1].kind == "number")
         ):
             continue  # a signal, genvar or function argument: not constant
-        if not queried and not any(name in varying for _, name in idents):
+        if not queried and not any(name in varying - exempt for _, name in idents):
             continue
         ops = {t.text for t in toks if t.kind == "op"} & _OPS
         user_calls = [toks[i].text for i in calls if toks[i].text not in _BENIGN | _QUERIES]
@@ -213,10 +214,12 @@ def _guards(text: str, module: str) -> list[str] | None:
     return list(dict.fromkeys(out))
 
 
-def new_guards(ref: str, cand: str, module: str) -> list[str]:
+def new_guards(ref: str, cand: str, module: str, exempt: frozenset[str] = frozenset()) -> list[str]:
     """The parameter guards of ``module`` that ``cand`` writes and ``ref`` does not, first
-    seen first; a text that does not parse has none here (its other checks refuse it)."""
-    mine = _guards(cand, module)
+    seen first; a text that does not parse has none here (its other checks refuse it).
+    ``exempt``: parameters whose every behaviour the probes cover
+    (:func:`rtlopt.frontend._param_choices.string_choices`)."""
+    mine = _guards(cand, module, exempt)
     if not mine:
         return []
     theirs = set(_guards(ref, module) or ())

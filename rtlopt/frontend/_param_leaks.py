@@ -7,17 +7,21 @@ width moves (``a``, ``{W{1'b1}}``, ``$bits(a)``) holds a number that depends on 
 {W{1'b1}}`` is ``2**W - 1``, and a comparison of it with a constant computed through nets
 (``x + 1 == c * c * ... * c``, ``c`` holding 1024) holds only at ``W = 100`` (red-team round
 104), a value no written number leads a probe to. :func:`width_leaks` names such nets; a
-candidate that adds one leaves a change of a module nothing instantiates unchecked.
+candidate that adds one leaves a change of a module nothing instantiates unchecked. A one-bit
+net is none (it holds what the expression written in its place would), and a write the
+reference has in the same shape, names read as their widths' classes, is no new one
+(:func:`new_width_leaks`: a renamed carry).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from rtlopt.frontend.model import Design
 
-__all__ = ["width_leaks"]
+__all__ = ["new_width_leaks", "width_leaks"]
 
 #: A replication's count: ``{COUNT{``.
 _COUNT = re.compile(r"\{\s*([^{}]+?)\s*\{")
@@ -28,10 +32,29 @@ def width_leaks(text: str, module: str, design: Design) -> list[str]:
     there) that keep their width when every parameter is nudged and are written from a name
     whose width moves or from a replication a parameter counts, sorted; [] when slang cannot
     read the text."""
+    return sorted({name for name, _ in _leaks(text, module, design)})
+
+
+def new_width_leaks(ref: str, cand: str, module: str, design: Design) -> list[str]:
+    """The leaking nets of ``cand`` (:func:`width_leaks`) written by a statement whose shape
+    no leaking write of ``ref`` has, sorted: the shape is the statement's tokens with every
+    name read as its class (``M`` a width that moves, ``F8`` a fixed width of 8 bits), so a
+    rename of the reference's own carry (``{cy, sum} = a + b``) is none."""
+    theirs = Counter(shape for _, shape in _leaks(ref, module, design))
+    out: set[str] = set()
+    for name, shape in _leaks(cand, module, design):
+        if theirs[shape] > 0:
+            theirs[shape] -= 1
+        else:
+            out.add(name)
+    return sorted(out)
+
+
+def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str]]:
+    """Each leaking write (:func:`width_leaks`) as (the net, the write's shape)."""
     from pyslang import syntax
 
     from rtlopt.frontend._param_deps import _tokens
-    from rtlopt.frontend._param_guards import _assigned
 
     base, params, overrides = _elaborated(text, module, design, None)
     if base is None or not overrides:
@@ -42,26 +65,56 @@ def width_leaks(text: str, module: str, design: Design) -> list[str]:
     fixed = {p.rsplit(".", 1)[-1] for p, b in base.items() if b and nudged.get(p) == b}
     moving = {p.rsplit(".", 1)[-1] for p, b in base.items() if nudged.get(p, b) != b}
     fixed -= moving  # a name used in two scopes, one of which moves: not certainly fixed
+    width = {p.rsplit(".", 1)[-1]: b for p, b in base.items()}
     tree = syntax.SyntaxTree.fromText(text)
-    writes: dict[str, list[str]] = {}
+    writes: list[tuple[str, str]] = []
     for mod in _modules(tree.root):  # the target and the helpers the text defines
-        for name, values in _assigned(mod).items():
-            writes.setdefault(name, []).extend(values)
+        writes += _writes(mod)
         params |= _declared(mod)
     del tree
     out = []
-    for name in sorted(fixed):
-        for value in writes.get(name, []):
-            toks = _tokens(value)
-            # a select of W-wide data at a constant position (`shifter[0]`, `a[7:0]`, `a[i]`)
-            # is bits, not W's value; a range a name bounds (`ones[W-1:0]`) is W-wide data
-            words = {
-                t.text for i, t in enumerate(toks) if t.kind == "ident" and not _bits(toks, i + 1)
-            }
-            counts = {t.text for c in _COUNT.findall(value) for t in _tokens(c)}
-            if words & moving or counts & params:
-                out.append(name)
-                break
+    for left, value in writes:
+        names = _outside_selects(_tokens(left))
+        toks = _tokens(value)
+        # a select of W-wide data at a constant position (`shifter[0]`, `a[7:0]`, `a[i]`)
+        # is bits, not W's value; a range a name bounds (`ones[W-1:0]`) is W-wide data
+        words = {t.text for i, t in enumerate(toks) if t.kind == "ident" and not _bits(toks, i + 1)}
+        counts = {t.text for c in _COUNT.findall(value) for t in _tokens(c)}
+        if not (words & moving or counts & params):
+            continue
+        shape = " ".join(
+            "M" if t.text in moving else f"F{width[t.text]}" if t.text in fixed else t.text
+            for t in _tokens(f"{left} = {value}")
+        )
+        # a one-bit net holds no more of W than the expression written in its place would
+        # (`sel = a == r`): only a wider one carries W's value on (`{W{1'b1}}` in 256 bits)
+        out += [(n, shape) for n in dict.fromkeys(names) if n in fixed and width[n] > 1]
+    return out
+
+
+def _writes(mod: Any) -> list[tuple[str, str]]:
+    """Every write of a module as (its left side, its value): declaration initializers,
+    continuous and procedural assignments."""
+    from rtlopt.frontend._param_guards import _nodes
+    from rtlopt.frontend._slang import node_kind
+
+    out: list[tuple[str, str]] = []
+    for n in _nodes(mod):
+        kind = node_kind(n)
+        if kind in ("AssignmentExpression", "NonblockingAssignmentExpression"):
+            out.append((str(n.left), str(n.right)))
+        elif kind == "Declarator" and getattr(n, "initializer", None) is not None:
+            out.append((str(n.name.valueText), str(n.initializer.expr)))
+    return out
+
+
+def _outside_selects(toks: list[Any]) -> list[str]:
+    """The names of a left side outside its selects' brackets (``{c, s[i]}``: c, s)."""
+    out, depth = [], 0
+    for t in toks:
+        depth += {"[": 1, "]": -1}.get(t.text, 0)
+        if depth == 0 and t.kind == "ident":
+            out.append(t.text)
     return out
 
 

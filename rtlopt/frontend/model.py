@@ -151,6 +151,12 @@ class Design:
         modules: Every module found, by name, mapped to its Module.
         closure: Files needed to compile the target, dependencies first, target's file last.
         submodules: Names of every module the target instantiates, transitively.
+        parameter_check: For a design a parameter check builds from the repository's (the
+            target under a configuration or a probe, or with parameters made inputs): the
+            repository's target's port names; None for the repository's own. The
+            repository's instances there keep their own parameter values, each checked by
+            that check's own evaluation of them, and an input the repository's target lacks
+            (a parameter made an input) is the proof's, never fed by an instance.
     """
 
     root: Path
@@ -159,6 +165,7 @@ class Design:
     modules: Mapping[str, Module]
     closure: tuple[Path, ...]
     submodules: tuple[str, ...] = ()
+    parameter_check: tuple[str, ...] | None = None
 
     @property
     def include_dirs(self) -> tuple[Path, ...]:

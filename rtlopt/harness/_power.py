@@ -75,8 +75,26 @@ def _signals(code: str) -> set[str]:
         cut = max(code.rfind(c, 0, m.start()) for c in ";(,")
         if re.search(r"\b(?:parameter|localparam)\b", code[cut + 1 : m.start()]):
             continue
-        out.update(_NAME.findall(m.group(1)))
+        out.update(_NAME.findall(_declared_part(m.group(1))))
     return out
+
+
+def _declared_part(decl: str) -> str:
+    """A declaration's text without what it only reads: its selects' and dimensions'
+    brackets (``[LEN-1:0]``) and each declarator's initializer (``= LEN``); the names left
+    are the ones it may declare (cv32e40p_ff_one's ``2 ** $clog2(LEN)`` beside ``input logic
+    [LEN-1:0] in_i`` was read as a power of a signal)."""
+    prev = None
+    while prev != decl:
+        prev, decl = decl, re.sub(r"\[[^\[\]]*\]", " ", decl)
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(decl):
+        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth <= 0:
+            parts.append(decl[start:i])
+            start = i + 1
+    parts.append(decl[start:])
+    return ",".join(p.split("=", 1)[0] for p in parts)
 
 
 def _problem(code: str, at: int, text: str, why: str) -> tuple[int, str]:

@@ -150,3 +150,24 @@ def test_w_wide_data_in_a_fixed_width_net_of_a_helper_is_a_leak(tmp_path: Path) 
     assert width_leaks(helper, "m", design) == ["t"]
     sized = ref.replace("  assign y = a;", "  wire [W-1:0] x = {W{1'b1}};\n  assign y = a ^ x;")
     assert width_leaks(sized, "m", design) == []  # sized by the parameter: no leak
+
+
+def test_a_renamed_carry_is_no_new_leak_and_a_one_bit_net_none(tmp_path: Path) -> None:
+    from rtlopt.frontend._param_leaks import new_width_leaks, width_leaks
+
+    ref = (
+        "module m #(parameter W = 8) (input [W-1:0] a, b, input [W-1:0] s, output [W:0] y);\n"
+        "  wire [W-1:0] sum;\n  wire [1:0] cy;\n  assign {cy, sum} = a + b;\n"
+        "  assign y = {cy[0], sum};\nendmodule\n"
+    )
+    (tmp_path / "m.v").write_text(ref)
+    design = load_design(tmp_path / "m.v", "m", Config().project)
+    assert width_leaks(ref, "m", design) == ["cy"]
+    renamed = ref.replace("cy", "carry").replace("sum", "total")
+    assert new_width_leaks(ref, renamed, "m", design) == []
+    # the same net written from another shape is a new leak
+    other = renamed.replace("= a + b;", "= a + b + {W{1'b1}};")
+    assert new_width_leaks(ref, other, "m", design) == ["carry"]
+    # a one-bit net holds what the expression in its place would
+    flag = ref.replace("  assign y =", "  wire f = s == 3;\n  assign y = f ? 0 :")
+    assert "f" not in width_leaks(flag, "m", design)

@@ -41,6 +41,12 @@ def test_a_power_with_a_run_time_exponent_is_screened(code: str, refused: bool) 
         ("parameter integer N = 4; localparam L = $clog2(N + 1);", False),
         ("module m #(parameter integer N = 4) (input [3:0] k); assign y = 2 ** N;", False),
         ("module m #(parameter W = 1) (input signed [3:0] k); assign y = 2 ** k;", True),
+        # a parameter read in a port's range or a net's initializer is declared by neither
+        # (cv32e40p_ff_one's `2 ** $clog2(LEN)` beside `input logic [LEN-1:0] in_i`)
+        ("module m #(parameter L = 8) (input [L-1:0] a); assign y = 2 ** $clog2(L);", False),
+        ("parameter L = 8; wire [7:0] n = L, k; assign y = 2 ** L;", False),
+        ("parameter L = 8; wire [7:0] n = L, k; assign y = 2 ** k;", True),
+        ("parameter L = 8; logic m [L]; assign y = 2 ** L;", False),
     ],
 )
 def test_names_and_clog2_arguments_read_by_their_declarations(code: str, refused: bool) -> None:

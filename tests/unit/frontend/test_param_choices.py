@@ -1,0 +1,69 @@
+"""A string parameter that only chooses (``RESET_STRATEGY == "NONE"``): one probe per class
+of its values (rtlopt/frontend/_param_choices.py), and the parameters an ``initial`` block
+reads, which no proof can take as inputs (rtlopt/frontend/_param_free.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtlopt.frontend._param_choices import string_choices
+from rtlopt.frontend._param_free import initial_constants
+
+REF = (
+    'module m #(parameter MODE = "MINI", parameter K = 3) (input clk, input a, output reg y);\n'
+    '  initial if (MODE == "NONE") y = 1\'b0;\n'
+    '  always @(posedge clk) y <= (MODE != "NONE") ? a : ~a;\nendmodule\n'
+)
+
+
+def _value(s: str) -> str:
+    return f"{8 * len(s)}'d{int.from_bytes(s.encode(), 'big')}"
+
+
+def test_a_compared_string_parameter_has_one_probe_per_literal_and_one_for_the_rest() -> None:
+    assert string_choices([REF], "m", "MODE") == [_value("NONE"), _value("MINI")]
+
+
+def test_a_literal_only_the_candidate_compares_with_is_a_class_too() -> None:
+    cand = REF.replace('(MODE != "NONE")', '(MODE != "NONE" && MODE != "FULL")')
+    assert string_choices([REF, cand], "m", "MODE") == [
+        _value("NONE"),
+        _value("FULL"),
+        _value("MINI"),
+    ]
+
+
+def test_a_default_among_the_literals_gets_another_value_for_the_rest() -> None:
+    got = string_choices([REF.replace('"MINI"', '"NONE"')], "m", "MODE")
+    assert got is not None and got[0] == _value("NONE") and len(got) == 2 and got[1] != got[0]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ('(MODE != "NONE") ? a : ~a', '(MODE != "NONE") ? a ^ MODE[0] : ~a'),  # a select
+        ('(MODE != "NONE") ? a : ~a', '(MODE > "NONE") ? a : ~a'),  # an ordering
+        ('(MODE != "NONE") ? a : ~a', "(MODE != K) ? a : ~a"),  # not a literal
+        ("parameter MODE", "parameter string MODE"),  # a string type compares otherwise
+        ('"MINI"', "3"),  # no string default
+        ("module m", "`define M MODE\nmodule m"),  # a macro may hide a use
+        ('(MODE != "NONE")', '((MODE) != "NONE")'),  # not read as a plain comparison
+        ('"NONE") ?', '"NO\\n") ?'),  # an escape
+    ],
+)
+def test_any_other_use_leaves_the_parameter_out(change: tuple[str, str]) -> None:
+    text = REF.replace(*change)
+    assert text != REF
+    assert string_choices([text], "m", "MODE") is None
+
+
+def test_a_use_only_the_candidate_makes_leaves_it_out() -> None:
+    cand = REF.replace("? a : ~a", "? a : ~a ^ (MODE == 1)")
+    assert string_choices([REF, cand], "m", "MODE") is None
+
+
+def test_a_parameter_an_initial_block_reads_cannot_be_an_input() -> None:
+    text = REF.replace("parameter K = 3)", "parameter K = 3, parameter [0:0] V = K)")
+    text = text.replace("y = 1'b0;", "y = L;\n  localparam L = V;")
+    assert initial_constants(REF, "m", ["MODE", "K"]) == ["MODE"]
+    assert initial_constants(text, "m", ["MODE", "K"]) == ["MODE", "K"]  # K -> V -> L
