@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rtlopt.frontend._param_deps import _module, _tokens
+from rtlopt.frontend._param_deps import _tokens, parsed_module
+from rtlopt.frontend._param_guards import _nodes
 from rtlopt.frontend._slang import node_kind
 
 __all__ = ["MAX_CHOICES", "string_choices"]
@@ -43,20 +44,6 @@ _PLAIN = frozenset(
 )
 
 
-def _nodes(node: Any) -> Any:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        try:
-            children = list(n)
-        except TypeError:
-            continue
-        stack.extend(
-            c for c in children if c is not None and node_kind(c) and hasattr(c, "sourceRange")
-        )
-
-
 def _literal(node: Any) -> str | None:
     """The text of a string literal without escapes, else None."""
     if node_kind(node) != "StringLiteralExpression":
@@ -70,20 +57,15 @@ def _literal(node: Any) -> str | None:
 def _read(text: str, module: str, p: str) -> tuple[str | None, list[str]] | None:
     """The string default of ``p`` in ``module`` of ``text`` (None where ``text`` does not
     declare it) and the literals it is compared with; None when ``p`` is used otherwise."""
-    from pyslang import syntax
-
     toks = _tokens(text)
     for i, t in enumerate(toks):
         if t.text == "`" and i + 1 < len(toks) and toks[i + 1].text not in _PLAIN:
             return None  # a macro may hide a use, an include another declaration
     raw = sum(1 for t in toks if t.kind in ("ident", "escaped") and t.text == p)
-    try:
-        tree = syntax.SyntaxTree.fromText(text)
-    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+    parsed = parsed_module(text, module)
+    if parsed is None:
         return None
-    mod = _module(tree.root, module)
-    if mod is None:
-        return None
+    tree = parsed[0]
     default: str | None = None
     declared = compared = names = 0
     literals: list[str] = []

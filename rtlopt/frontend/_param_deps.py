@@ -135,6 +135,20 @@ def literal_numbers(texts: Sequence[str]) -> list[int]:
     return out
 
 
+def parsed_module(text: str, module: str) -> tuple[Any, Any] | None:
+    """The syntax tree of ``text`` and its declaration of ``module`` (keep the tree while the
+    module's nodes are read: it owns them), or None when the text does not parse or holds
+    no such module."""
+    from pyslang import syntax
+
+    try:
+        tree = syntax.SyntaxTree.fromText(text)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+        return None
+    mod = _module(tree.root, module)
+    return None if mod is None else (tree, mod)
+
+
 def _module(root: Any, module: str) -> Any:
     stack = [root]
     while stack:

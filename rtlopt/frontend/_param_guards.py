@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rtlopt.frontend._param_deps import _module, _tokens
+from rtlopt.frontend._param_deps import _tokens, parsed_module
 from rtlopt.frontend._slang import node_kind
 
 __all__ = ["new_guards"]
@@ -165,15 +165,10 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
     """The guards of ``module`` in ``text`` (module docstring) by their tokens, first seen
     first; None when the text does not parse or holds no such module. A guard whose varying
     names are all in ``exempt`` (parameters whose every value is probed) is none."""
-    from pyslang import syntax
-
-    try:
-        tree = syntax.SyntaxTree.fromText(text)
-    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+    parsed = parsed_module(text, module)
+    if parsed is None:
         return None
-    mod = _module(tree.root, module)
-    if mod is None:
-        return None
+    tree, mod = parsed
     names, varying, reals = _parameters(mod)
     headers = [
         (int(e.sourceRange.start.offset), int(e.sourceRange.end.offset))
