@@ -92,26 +92,15 @@ class ProbeChoice:
         that parameter is fixed: noted in ``scope``). New guards are looked for in the
         ``freed`` texts (reference, candidate) where parameters were proven free: a guard of
         freed parameters only was proven for every value."""
-        from rtlopt.frontend._param_guards import new_guards
         from rtlopt.frontend._params import beyond
 
         choices = self._choices(deps, text)
-        if not inst and deps.params:
-            with self._probe_lock:
-                guards = new_guards(
-                    *(freed or (self._ref, text)), self.design.target.name, frozenset(choices)
-                )
-            if guards:
-                return [], self._guarded(guards)
         k = self.config.harness.parameter_probes
+        why, reach = self._refused(deps, text, inst, freed, choices)
+        if why:
+            return [], why
         chosen: list[Parameterization] = []
         firsts: dict[str, str] = {}
-        leaks = self._new_leaks(text) if not inst and deps.params else []
-        if leaks:
-            return [], self._leaked(leaks)
-        reach = self._new_reach(text) if not inst and k > 0 and deps.params else []
-        if reach and reach[-1] + 2 > PROBE_BEYOND_MAX:
-            return [], self._out_of_reach(reach[-1])
         if not inst and k > 0 and deps.params:  # and past every new constant's value
             values = [*self._new_reach(text, values=True), *deps.numbers]
             reach += [n for n in values if 0 <= n and n + 2 <= PROBE_BEYOND_MAX]
@@ -169,6 +158,35 @@ class ProbeChoice:
                 "; ".join(pz.label() for pz in chosen) or "none",
             )
         return chosen, ""
+
+    def _refused(
+        self,
+        deps: ParamDependence,
+        text: str,
+        inst: bool,
+        freed: tuple[str, str] | None,
+        choices: dict[str, list[str]],
+    ) -> tuple[str, list[int]]:
+        """Why no probes can check the change of a target nothing instantiates (a new guard
+        on parameters whose values are not all probed, a new width leak, a number past what
+        probes reach), or "", with the numbers only the candidate reaches."""
+        from rtlopt.frontend._param_guards import new_guards
+
+        if inst or not deps.params:
+            return "", []
+        with self._probe_lock:
+            guards = new_guards(
+                *(freed or (self._ref, text)), self.design.target.name, frozenset(choices)
+            )
+        if guards:
+            return self._guarded(guards), []
+        leaks = self._new_leaks(text)
+        if leaks:
+            return self._leaked(leaks), []
+        reach = self._new_reach(text) if self.config.harness.parameter_probes > 0 else []
+        if reach and reach[-1] + 2 > PROBE_BEYOND_MAX:
+            return self._out_of_reach(reach[-1]), []
+        return "", reach
 
     def _holds_first(self, pz: Parameterization) -> bool | None:
         """Whether probe ``pz`` is legal before the candidate is checked under it

@@ -49,7 +49,6 @@ from rtlopt.evaluate._param_free import FREED_OK, FreeProof
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
     NOT_FINISHED,
-    PENDING,
     Evaluates,
     ParamOutcome,
     Scope,
@@ -333,8 +332,9 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 more = [*self._probed(), *self._diverging(text, deps, local)]
             probes += [pz for pz in dict.fromkeys(more) if pz not in probes]
         unfinished: list[str] = []
-        deferred: list[Parameterization] = []
+        first: dict[Parameterization, tuple[str, float]] = {}  # an unfinished try's reason
         queue = list(probes)
+        log.info("%s: %d probe(s) in the %.1f s left", name, len(queue), deadline.left())
         for i, pz in enumerate(queue):
             share = deadline.share(len(queue) - i)
             given = share.left()
@@ -357,24 +357,29 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 continue
             if verdict == NOT_FINISHED:
                 why = res.reason if res is not None else "the time budget was spent"
-                if not inst:
-                    scope.unreached(rest, "probe")
-                if not inst and res is not None and res.is_infrastructure_error:
+                if inst:
+                    unfinished.append(pz.label())
+                    continue
+                if res is not None and res.is_infrastructure_error:
                     # a tool crash or timeout is no verdict on the candidate
+                    scope.unreached(rest, "probe")
                     return (res.stage, f"under parameters {pz.label()}: {why}", res)
-                if not inst and res is not None and i < len(probes) and pz not in deferred:
+                row = next(r for r in reversed(scope.rows) if r["values"] == pz.label())
+                if res is not None and pz not in first:
                     # tried again once every other probe is done, with what they left over:
                     # an equal share ahead of the quick ones is a probe's smallest
-                    deferred.append(pz)
+                    first[pz] = (why, given)
                     queue.append(pz)
-                    row = next(r for r in reversed(scope.rows) if r["values"] == pz.label())
-                    row.update(verdict=PENDING, reason=f"tried again last ({why})")
+                    scope.rows.remove(row)
                     continue
-                if not inst:
-                    timeout = self.config.formal.timeout_s
-                    short = probe_short(pz.label(), given, len(queue) - i, timeout, why)
-                    return (Stage.FORMAL, short, None)
-                unfinished.append(pz.label())
+                if res is None and first:  # no time left: the first unfinished one is why
+                    pz, (why, given) = next(iter(first.items()))
+                    row.update(values=pz.label(), where=", ".join(pz.where[:3]), reason=why)
+                    rest = [p.label() for p in queue[i:] if p != pz]
+                scope.unreached(rest, "probe")
+                timeout = self.config.formal.timeout_s
+                short = probe_short(pz.label(), given, len(queue) - i, timeout, why)
+                return (Stage.FORMAL, short, None)
         if unfinished:
             scope.notes.append(f"probe {'; '.join(unfinished)} not finished (reported only)")
         every = [*settings, *probes]
