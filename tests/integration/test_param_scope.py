@@ -335,5 +335,14 @@ def test_a_guard_the_reference_does_not_write_is_unchecked(tmp_path: Path, guard
     assert not res.accepted and "from the module's parameters" in res.reason, res.reason
     stated = _evaluate(tmp_path / "d", {"m.v": TWO, "top.v": ALONE}, cand, unused="defaults")
     assert stated.accepted and "defaults only" in stated.scope, stated.scope
+
+
+def test_a_change_naming_the_parameters_without_a_guard_is_probed_and_accepted(
+    tmp_path: Path,
+) -> None:
+    """The counterpart of the guards above (one evaluation, the same for every guard): a
+    change that names W and K in arithmetic, not in a new comparison, is not refused as a
+    guard; the probes check it and accept it."""
     ok = TWO.replace("assign y = a + b;", "assign y = b + a + (W - W) * K;")
-    assert _evaluate(tmp_path / "ok", {"m.v": TWO, "top.v": ALONE}, ok).accepted
+    res = _evaluate(tmp_path, {"m.v": TWO, "top.v": ALONE}, ok)
+    assert res.accepted, res.reason
