@@ -229,24 +229,39 @@ def test_fake_rollouts_pool_dataset_runs_through_verls_own_data_path(
         assert pool[call], call
 
 
-def _estimator_in_actor(hook: str) -> dict[str, object]:
+def _estimator_in_actor(*hooks: str) -> list[dict[str, object]]:
+    """``estimator_in_actor.py HOOK`` for each hook, the processes at the same time (each
+    starts a Ray of its own and waits on it most of its ~12 s), their results in order."""
     env = {
         **os.environ,
         "PYTHONPATH": str(REPO),
         "RAY_USAGE_STATS_ENABLED": "0",
         "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
     }
-    proc = subprocess.run(
-        [str(VERL_PYTHON), str(HERE / "estimator_in_actor.py"), hook],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    [out] = results(proc)
-    return out
+    procs = [
+        subprocess.Popen(
+            [str(VERL_PYTHON), str(HERE / "estimator_in_actor.py"), hook],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=REPO,
+        )
+        for hook in hooks
+    ]
+    outs = []
+    try:
+        for p in procs:
+            stdout, stderr = p.communicate(timeout=300)
+            assert p.returncode == 0, stderr[-3000:]
+            [out] = results(subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr))
+            outs.append(out)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    return outs
 
 
 @needs_verl
@@ -257,11 +272,10 @@ def test_estimator_is_found_in_verls_registry_in_another_ray_process() -> None:
     estimator and it computes rtlopt's numbers; without it, verl's own error."""
     from rtlopt.train._advantage import make_advantage
 
-    got = _estimator_in_actor("hook")
+    got, bare = _estimator_in_actor("hook", "none")
     assert got["pid"] != got["driver_pid"] and got["fn"] == "rtlopt.train._verl"
     want = make_advantage(TrainConfig())([1.0, 3.0, 0.0, 2.0], 0.5).advantages
     assert got["advantages"] == pytest.approx(list(want), rel=1e-5)
-    bare = _estimator_in_actor("none")
     assert "Unknown advantage estimator" in str(bare["error"])
 
 
