@@ -127,6 +127,7 @@ def _run(
     reflect: ReflectConfig,
     *,
     steps: int,
+    rollouts: int = 4,
     lr: float = 0.0,
     policy_cfg: PolicyConfig | None = None,
     rtl: Path = EXAMPLE / "rtl" / "prio_enc.v",
@@ -138,7 +139,7 @@ def _run(
         flow=FlowConfig(pdk="nangate45", metric="adp", power=False),
         eval=EvalConfig(workers=1, cache=True, cache_dir=str(tmp / "cache")),
         search=SearchConfig(sampler="puct", parents=1),
-        run=RunConfig(steps=steps, rollouts=4, seed=11),
+        run=RunConfig(steps=steps, rollouts=rollouts, seed=11),
         train=TrainConfig(learning_rate=lr),
         policy=policy_cfg or PolicyConfig(),
         reflect=reflect,
@@ -203,8 +204,10 @@ def test_reflection_with_the_on_device_generator_learning(
     steps = 2 if full_size() else 1
     try:
         cfg = ReflectConfig(endpoint=reflector.url, parallel=2, max_lessons=4)
+        # three rollouts: a group whose rewards differ (it trains) and answers to reflect on;
+        # each rollout costs a forward and backward pass of the model over the whole prompt
         _opt, run_dir = _run(
-            tmp_path, policy, cfg, steps=steps, lr=1e-3, policy_cfg=pcfg, rtl=SMALL
+            tmp_path, policy, cfg, steps=steps, rollouts=3, lr=1e-3, policy_cfg=pcfg, rtl=SMALL
         )
     finally:
         policy.close()
