@@ -309,9 +309,11 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         why = xprop_reason(s.design, s.workdir)
         if why:
             return why
-    # an instance fed x under another build's defines is judged by its parameters too; in
-    # a parameter check's design the instances' own values are that check's other runs
-    if ports is not None:
+    # an instance fed x under another build's defines is judged by its parameters too; an
+    # instance's own values are a configuration the parameter check evaluates, x proof and
+    # all, where it runs (every configuration of the repository, in a parameter check's own
+    # designs too: red-team round 107's x-fed instance at W = 16, proven there)
+    if ports is not None or s.config.harness.parameterizations:
         return other_parameters(s.design)
     return _other_parameters(s, [*found, *tb.found]) or other_parameters(s.design)
 

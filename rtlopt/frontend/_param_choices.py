@@ -14,8 +14,9 @@ serv's ``RESET_STRATEGY`` rewritten ``!=``).
 Read from the syntax tree (pyslang) and checked against the raw tokens: any other occurrence
 of the name (a value use, a select, an instance's parameter, a macro body, a branch slang
 does not read) leaves the parameter out, and so does any macro use or ```include`` in either
-text (a macro may hide a use); so does a literal with an escape (``"\\n"``) or a typed
-declaration (a ``string`` compares otherwise).
+text (a macro may hide a use); so does a literal with an escape (``"\\n"``) or a character
+beyond ASCII (the tools read its bytes: red-team round 107) or a typed declaration (a
+``string`` compares otherwise).
 """
 
 from __future__ import annotations
@@ -49,9 +50,10 @@ def _literal(node: Any) -> str | None:
     if node_kind(node) != "StringLiteralExpression":
         return None
     raw = str(node.literal.rawText) if hasattr(node.literal, "rawText") else str(node).strip()
-    if "\\" in raw:
-        return None
-    return str(node.literal.valueText)
+    value = str(node.literal.valueText)
+    if "\\" in raw or not value.isascii():
+        return None  # the tools read a file's bytes: a character beyond ASCII is several
+    return value
 
 
 def _read(text: str, module: str, p: str) -> tuple[str | None, list[str]] | None:

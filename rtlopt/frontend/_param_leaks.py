@@ -7,10 +7,10 @@ width moves (``a``, ``{W{1'b1}}``, ``$bits(a)``) holds a number that depends on 
 {W{1'b1}}`` is ``2**W - 1``, and a comparison of it with a constant computed through nets
 (``x + 1 == c * c * ... * c``, ``c`` holding 1024) holds only at ``W = 100`` (red-team round
 104), a value no written number leads a probe to. :func:`width_leaks` names such nets; a
-candidate that adds one leaves a change of a module nothing instantiates unchecked. A one-bit
-net is none (it holds what the expression written in its place would), and a write the
-reference has in the same shape, names read as their widths' classes, is no new one
-(:func:`new_width_leaks`: a renamed carry).
+candidate that adds one leaves a change of a module nothing instantiates unchecked (a one-bit
+net too: it can hold a comparison that singles out a width), but a write the reference has in
+the same shape, names read as their widths' classes, is no new one (:func:`new_width_leaks`: a
+renamed carry).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from rtlopt.frontend.model import Design
 
 __all__ = ["new_width_leaks", "width_leaks"]
 
-#: A replication's count: ``{COUNT{``.
-_COUNT = re.compile(r"\{\s*([^{}]+?)\s*\{")
+#: A replication's count: ``{COUNT{`` (read overlapping: ``{1'b0, {W{1'b1}}}`` holds one at
+#: its second brace, red-team round 107).
+_COUNT = re.compile(r"\{(?=\s*([^{}]+?)\s*\{)")
 
 
 def width_leaks(text: str, module: str, design: Design) -> list[str]:
@@ -86,9 +87,9 @@ def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str]]:
             "M" if t.text in moving else f"F{width[t.text]}" if t.text in fixed else t.text
             for t in _tokens(f"{left} = {value}")
         )
-        # a one-bit net holds no more of W than the expression written in its place would
-        # (`sel = a == r`): only a wider one carries W's value on (`{W{1'b1}}` in 256 bits)
-        out += [(n, shape) for n in dict.fromkeys(names) if n in fixed and width[n] > 1]
+        # a one-bit net too: `p = ({1'b0, {W{1'b1}}} == d1 * d2 * d3)` is 1 at W = 36 only
+        # (red-team round 107)
+        out += [(n, shape) for n in dict.fromkeys(names) if n in fixed]
     return out
 
 

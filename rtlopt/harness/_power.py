@@ -30,6 +30,34 @@ _SIGNAL = re.compile(
 _SIGNED_DECL = re.compile(r"\bsigned\b([^;]*)")
 _NAME = re.compile(r"(?<![\w$'.])([A-Za-z_][\w$]*)")
 _SIGNED_LITERAL = re.compile(r"\d\s*'\s*[sS]|\$signed\b")
+_ESCAPED = re.compile(r"\\\S+")
+#: Where a name becomes an implicit net without a declaration: a continuous assignment's
+#: left side (to its ``=``), an instance's named connection, a gate's output terminal.
+_IMPLICIT = re.compile(
+    r"\bassign\b([^=;]*)|\.\s*[A-Za-z_][\w$]*\s*\(\s*([A-Za-z_][\w$]*)\s*\)"
+    r"|\b(?:and|or|xor|nand|nor|xnor|buf|not|bufif[01]|notif[01])\s*(?:[A-Za-z_][\w$]*\s*)?"
+    r"(?:\[[^\]]*\]\s*)?\(\s*([A-Za-z_][\w$]*)"
+)
+
+
+def _implicit(code: str) -> set[str]:
+    """The names an undeclared use may make implicit nets of (:data:`_IMPLICIT`), parameter
+    value assignments (``#(.W(W))``) left out."""
+    out: list[str] = []
+    at = 0
+    for m in re.finditer(r"#\s*\(", code):  # blank each `#( ... )` group
+        if m.start() >= at:
+            end = _group_end(code, m.end() - 1)
+            out.append(code[at : m.start()])
+            at = end
+    text = "".join(out) + code[at:]
+    names: set[str] = set()
+    for m in _IMPLICIT.finditer(text):
+        left, connected, gate = m.groups()
+        if left is not None:
+            names.update(_NAME.findall(re.sub(r"\[[^\[\]]*\]", " ", left)))
+        names.update(n for n in (connected, gate) if n)
+    return names
 
 
 def _operand(code: str, at: int) -> str:
@@ -76,6 +104,9 @@ def _signals(code: str) -> set[str]:
         if re.search(r"\b(?:parameter|localparam)\b", code[cut + 1 : m.start()]):
             continue
         out.update(_NAME.findall(_declared_part(m.group(1))))
+    # an undeclared name a continuous assignment or a connection writes is an implicit net
+    # (`assign kk = 1'b1;` beside a generate block's `localparam kk`: red-team round 107)
+    out.update(_implicit(code))
     return out
 
 
@@ -84,6 +115,7 @@ def _declared_part(decl: str) -> str:
     brackets (``[LEN-1:0]``) and each declarator's initializer (``= LEN``); the names left
     are the ones it may declare (cv32e40p_ff_one's ``2 ** $clog2(LEN)`` beside ``input logic
     [LEN-1:0] in_i`` was read as a power of a signal)."""
+    decl = _ESCAPED.sub(" ", decl)  # `\\x(` opens no group (red-team round 107)
     prev = None
     while prev != decl:
         prev, decl = decl, re.sub(r"\[[^\[\]]*\]", " ", decl)

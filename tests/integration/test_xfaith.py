@@ -188,16 +188,19 @@ PARAM_TOP = (
 )
 
 
-def test_an_instance_fed_x_with_other_parameters_leaves_the_change_unchecked(
+def test_an_instance_fed_x_with_other_parameters_is_proven_in_its_configuration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the proof reads the target with its defaults (W = 8); the instance fed x has W = 4
+    # the instance fed x has W = 4: the parameter check's run of that configuration proves
+    # the x reading there (a case on x takes its default as the if's else does), and refutes
+    # a choice that merges x (`b ? a : 0` with b = x gives x where a has ones)
     repo = _repo(tmp_path, monkeypatch, PARAM_REF, PARAM_TOP)
     out = _evaluate(tmp_path, repo, PARAM_CAND)
+    assert out["status"] == "ok" and out["accepted"], out["reason"]
+    merged = PARAM_CAND.replace("case (b) 1'b1: y = a; default: y = 0; endcase", "y = b ? a : 0;")
+    out = _evaluate(tmp_path, repo, merged)
     reason = str(out["reason"])
-    assert out["status"] == "invalid" and reason.startswith("unchecked: "), reason
-    assert "instance top.u of m, which has other parameters (W=4)" in reason, reason
-    assert "reads the module with its defaults only" in reason, reason
+    assert not out["accepted"] and "W=4" in reason, reason
 
 
 #: Equal to REG_REF on 0/1 and with en = x (a case on x takes its default: q kept).

@@ -47,6 +47,22 @@ def test_a_power_with_a_run_time_exponent_is_screened(code: str, refused: bool) 
         ("parameter L = 8; wire [7:0] n = L, k; assign y = 2 ** L;", False),
         ("parameter L = 8; wire [7:0] n = L, k; assign y = 2 ** k;", True),
         ("parameter L = 8; logic m [L]; assign y = 2 ** L;", False),
+        # red-team round 107: an escaped name opening a group hid a declarator, and an
+        # implicit net (a continuous assignment's target, a connection, a gate's output)
+        # beside a generate block's localparam of its name
+        (
+            "wire [7:0] \\x( = 8'd0, kk = 8'hFF; if (1) begin : g localparam kk = 0; end "
+            "assign y = 64'sd1 ** $signed(kk);",
+            True,
+        ),
+        (
+            "if (1) begin : g localparam kk = 0; end assign kk = 1'b1; "
+            "assign y = 64'sd1 ** $signed({kk, kk});",
+            True,
+        ),
+        ("if (1) begin : g localparam k = 0; end buf (k, a); assign y = 64'sd1 ** k;", True),
+        ("if (1) begin : g localparam k = 0; end s u (.o(k)); assign y = 64'sd1 ** k;", True),
+        ("parameter W = 4; s #(.W(W)) u (.o(z)); assign y = 2 ** W;", False),
     ],
 )
 def test_names_and_clog2_arguments_read_by_their_declarations(code: str, refused: bool) -> None:
