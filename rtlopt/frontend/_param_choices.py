@@ -11,6 +11,10 @@ behaviour the module can have under P; a guard the candidate writes on such a pa
 is checked by them (:mod:`rtlopt.frontend._param_guards`, round 105's `initial if` guard on
 serv's ``RESET_STRATEGY`` rewritten ``!=``).
 
+Parameter values are taken to be 0/1 here as in every probe: a value with x bits (``#(.MODE(
+32'bx))``), under which ``if (MODE == "F")`` and ``if (MODE != "F") ... else`` take the same
+branch, is no class (red-team round 108 case 04; no repository passes one).
+
 Read from the syntax tree (pyslang) and checked against the raw tokens: any other occurrence
 of the name (a value use, a select, an instance's parameter, a macro body, a branch slang
 does not read) leaves the parameter out, and so does any macro use or ```include`` in either

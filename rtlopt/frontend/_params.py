@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.frontend._enum_params import EnumParameter, enum_parameters, typed_overrides
+from rtlopt.frontend._one_build import build_files
 from rtlopt.frontend._slang import node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
@@ -132,10 +133,10 @@ def _values(inst: Any) -> Parameterization | None:
 
 def parameterizations(design: Design, *, defaults: bool = True) -> list[Parameterization]:
     """The defaults (unless not ``defaults``: another reading's call), then every other
-    distinct parameterization of the target the repository's tops elaborate (empty when
-    slang cannot read the repository)."""
+    distinct parameterization of the target the repository's tops elaborate from each
+    module's build definition (empty when slang cannot read the repository)."""
     name = design.target.name
-    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    files = build_files(design)  # not a stale copy's instance (round 108)
     try:
         alone = _compile(files, {}, design, tops=[name]).getRoot() if defaults else None
         every = _compile(files, {}, design).getRoot()
