@@ -15,6 +15,7 @@ from rtlopt.results import EvalResult, FormalResult, Stage, Verdict
 
 if TYPE_CHECKING:
     from rtlopt.formal.second import SecondProof
+    from rtlopt.frontend._params import Parameterization
 
 __all__ = [
     "NOT_FINISHED",
@@ -24,6 +25,7 @@ __all__ = [
     "Evaluates",
     "ParamOutcome",
     "Scope",
+    "not_finished",
     "probe_short",
     "reached",
     "verdict_of",
@@ -188,3 +190,38 @@ class ParamOutcome:
     rejection: tuple[Stage, str, EvalResult | None] | None
     scope: str
     configurations: tuple[dict[str, str], ...]
+
+
+def not_finished(
+    pz: Parameterization,
+    res: EvalResult | None,
+    times: tuple[float, float],
+    queue: list[Parameterization],
+    i: int,
+    first: dict[Parameterization, tuple[str, float]],
+    scope: Scope,
+) -> tuple[Stage, str, EvalResult | None] | None:
+    """The rejection for probe ``queue[i]`` of an interface that did not finish (``times``:
+    the seconds it was given, ``formal.timeout_s``), or None where it is tried again after
+    the others (once, ``first`` keeping why), with the time they leave over: an equal share
+    ahead of the quick ones is a probe's smallest. Where no time is left, the first
+    unfinished probe is why."""
+    given, timeout = times
+    why = res.reason if res is not None else "the time budget was spent"
+    rest = [p.label() for p in queue[i + 1 :]]
+    if res is not None and res.is_infrastructure_error:
+        # a tool crash or timeout is no verdict on the candidate
+        scope.unreached(rest, "probe")
+        return (res.stage, f"under parameters {pz.label()}: {why}", res)
+    row = next(r for r in reversed(scope.rows) if r["values"] == pz.label())
+    if res is not None and pz not in first:
+        first[pz] = (why, given)
+        queue.append(pz)
+        scope.rows.remove(row)
+        return None
+    if res is None and first:
+        pz, (why, given) = next(iter(first.items()))
+        row.update(values=pz.label(), where=", ".join(pz.where[:3]), reason=why)
+        rest = [p.label() for p in queue[i:] if p != pz]
+    scope.unreached(rest, "probe")
+    return (Stage.FORMAL, probe_short(pz.label(), given, len(queue) - i, timeout, why), None)

@@ -52,7 +52,7 @@ from rtlopt.evaluate._param_scope import (
     Evaluates,
     ParamOutcome,
     Scope,
-    probe_short,
+    not_finished,
     verdict_of,
 )
 from rtlopt.evaluate._target_copy import design_with_target_text
@@ -355,31 +355,13 @@ class ParameterCheck(ProbeChoice, FreeProof):
             if verdict == NOT_FINISHED and self._negative_width(pz):
                 scope.notes.append(f"probe {pz.label()}: not finished at a negative width")
                 continue
-            if verdict == NOT_FINISHED:
-                why = res.reason if res is not None else "the time budget was spent"
-                if inst:
-                    unfinished.append(pz.label())
-                    continue
-                if res is not None and res.is_infrastructure_error:
-                    # a tool crash or timeout is no verdict on the candidate
-                    scope.unreached(rest, "probe")
-                    return (res.stage, f"under parameters {pz.label()}: {why}", res)
-                row = next(r for r in reversed(scope.rows) if r["values"] == pz.label())
-                if res is not None and pz not in first:
-                    # tried again once every other probe is done, with what they left over:
-                    # an equal share ahead of the quick ones is a probe's smallest
-                    first[pz] = (why, given)
-                    queue.append(pz)
-                    scope.rows.remove(row)
-                    continue
-                if res is None and first:  # no time left: the first unfinished one is why
-                    pz, (why, given) = next(iter(first.items()))
-                    row.update(values=pz.label(), where=", ".join(pz.where[:3]), reason=why)
-                    rest = [p.label() for p in queue[i:] if p != pz]
-                scope.unreached(rest, "probe")
+            if verdict == NOT_FINISHED and inst:
+                unfinished.append(pz.label())
+            elif verdict == NOT_FINISHED:
                 timeout = self.config.formal.timeout_s
-                short = probe_short(pz.label(), given, len(queue) - i, timeout, why)
-                return (Stage.FORMAL, short, None)
+                out = not_finished(pz, res, (given, timeout), queue, i, first, scope)
+                if out is not None:
+                    return out
         if unfinished:
             scope.notes.append(f"probe {'; '.join(unfinished)} not finished (reported only)")
         every = [*settings, *probes]
