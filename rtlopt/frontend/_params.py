@@ -133,13 +133,21 @@ def _values(inst: Any) -> Parameterization | None:
 
 def parameterizations(design: Design, *, defaults: bool = True) -> list[Parameterization]:
     """The defaults (unless not ``defaults``: another reading's call), then every other
-    distinct parameterization of the target the repository's tops elaborate from each
-    module's build definition (empty when slang cannot read the repository)."""
+    distinct parameterization of the target the repository's tops elaborate (empty when
+    slang cannot read the repository), from every file and from each module's build
+    definition: an elaboration of every file keeps the last of two definitions (a stale
+    copy of a parent hid the build's W = 36: round 108), the build's choice drops another
+    build's parent (another filelist's, a testbench's `top`, one under `ifndef`: round 109)."""
     name = design.target.name
-    files = build_files(design)  # not a stale copy's instance (round 108)
+    files = list(dict.fromkeys([*design.sources.files, *design.closure]))
+    try:
+        build = build_files(design)
+    except Exception:  # noqa: BLE001 - which definition the build reads is not known
+        build = files
     try:
         alone = _compile(files, {}, design, tops=[name]).getRoot() if defaults else None
-        every = _compile(files, {}, design).getRoot()
+        sets = dict.fromkeys((tuple(files), tuple(build)))
+        every = [_compile(fs, {}, design).getRoot() for fs in sets]
     except Exception as exc:  # noqa: BLE001 - no parameterizations known: defaults only
         log.info("parameterizations of %s not found: %s", name, exc)
         return []
@@ -149,13 +157,12 @@ def parameterizations(design: Design, *, defaults: bool = True) -> list[Paramete
             pz = _values(top)
             if pz is not None:
                 found[pz] = ["defaults"]
-    for top in every.topInstances:
-        for where, inst in _instances(top, ""):
-            if inst.body.definition.name != name:
-                continue
-            pz = _values(inst)
-            if pz is not None:
-                found.setdefault(pz, []).append(where)
+    for root in every:
+        for top in root.topInstances:
+            for where, inst in _instances(top, ""):
+                pz = _values(inst) if inst.body.definition.name == name else None
+                if pz is not None and where not in found.setdefault(pz, []):
+                    found[pz].append(where)
     return [Parameterization(p.values, tuple(w)) for p, w in found.items()]
 
 
