@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rtlopt.config import Config
 from rtlopt.evaluate._param_free import FREED_OK
 from rtlopt.evaluate._param_scope import SKIPPED, Evaluates, Scope
-from rtlopt.frontend._params import PROBE_BEYOND_MAX
+from rtlopt.frontend._probe_values import PROBE_BEYOND_MAX
 from rtlopt.frontend.model import Design
 from rtlopt.results import EvalResult, Stage
 
@@ -92,7 +92,7 @@ class ProbeChoice:
         that parameter is fixed: noted in ``scope``). New guards are looked for in the
         ``freed`` texts (reference, candidate) where parameters were proven free: a guard of
         freed parameters only was proven for every value."""
-        from rtlopt.frontend._params import beyond
+        from rtlopt.frontend._probe_values import beyond
 
         choices = self._choices(deps, text)
         k = self.config.harness.parameter_probes
@@ -255,7 +255,7 @@ class ProbeChoice:
     def _values_of(self, p: str, deps: ParamDependence, k: int) -> list[Parameterization]:
         """Up to ``k`` probes of ``p`` from the change's own numbers, then up to ``k`` more
         from the module's."""
-        from rtlopt.frontend._params import around, sizes
+        from rtlopt.frontend._probe_values import around, sizes
 
         members = self._members(p)
         if members is not None:  # an enum: its members are its legal values, each a probe
@@ -309,7 +309,7 @@ class ProbeChoice:
         design's intent, so a candidate that does not build or whose check does not finish
         there is noted (held-out trial 44: verilog-uart's rewrites proven at every width tried
         but unchecked at DATA_WIDTH = -1); one that differs there is refuted."""
-        from rtlopt.frontend._params import sizes
+        from rtlopt.frontend._probe_values import sizes
 
         return any(v.startswith("-") and sizes(self._ref, p) for p, v in pz.values)
 
@@ -398,7 +398,7 @@ class ProbeChoice:
         return list(found[p]) if p in found else None
 
     def _module_values(self, p: str) -> list[str]:
-        from rtlopt.frontend._params import probe_values
+        from rtlopt.frontend._probe_values import probe_values
 
         with self._probe_lock:
             if p not in self._values:
@@ -412,7 +412,7 @@ class ProbeChoice:
         """Up to ``k`` probes ``p=value`` for the first usable of ``values`` (at most
         :data:`rtlopt.frontend._params.PROBE_TRIES` tried): a value some repository
         parameterization has is checked there already and skipped."""
-        from rtlopt.frontend._params import PROBE_TRIES, sizes
+        from rtlopt.frontend._probe_values import PROBE_TRIES, sizes
 
         default = dict(self._found()[0].values)[p]
         size = sizes(self._ref, p)

@@ -477,7 +477,8 @@ class ParameterCheck(ProbeChoice, FreeProof):
         :data:`rtlopt.frontend._params.PROBE_TRIES` values) under which the candidate
         elaborates other generate code than the reference does: a value that exercises a
         changed guard, bound or block."""
-        from rtlopt.frontend._params import PROBE_TRIES, around, elaborated_blocks
+        from rtlopt.frontend._params import elaborated_blocks
+        from rtlopt.frontend._probe_values import PROBE_TRIES, around
 
         t = self.design.target
         out: list[Parameterization] = []

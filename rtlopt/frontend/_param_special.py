@@ -82,7 +82,7 @@ def special_values(
     import pyslang
     from pyslang import syntax
 
-    from rtlopt.frontend._params import PROBE_MAX
+    from rtlopt.frontend._probe_values import PROBE_MAX
     from rtlopt.frontend._slang import preprocessor
 
     sm, popts = preprocessor(design.include_dirs, design.defines)

@@ -119,3 +119,26 @@ def test_a_testbench_top_the_build_does_not_choose_keeps_its_x_fed_configuration
     merged = AT_36.replace("~(s ? b : c)", "({W{s}} & b) | ({W{~s}} & c)")
     rc, reason = repo_verdict(tmp_path, monkeypatch, M05, "rtl/m.v", merged)
     assert rc == 1 and "W=36" in reason, reason
+
+
+M03 = {
+    "Makefile": "wide:\n\tiverilog -g2012 rtl/m.v sim/tb_wide.v -s tb_wide -o w.vvp\n",
+    "rtl/m.v": M,
+    "sim/tb_wide.v": (
+        "module tb_wide #(parameter TW = 36) (input s, input [TW-1:0] b, input [TW-1:0] c, "
+        "output [TW-1:0] y);\n  m #(.W(TW)) u (.s(s), .b(b), .c(c), .y(y));\nendmodule\n"
+    ),
+    "sim/tb_all.v": (
+        "module tb_all (input s, input [7:0] b, input [7:0] c, output [7:0] y);\n"
+        "  tb_wide #(.TW(8)) w (.s(s), .b(b), .c(c), .y(y));\nendmodule\n"
+    ),
+}
+
+
+def test_a_parent_a_build_may_take_as_its_top_is_read_at_its_own_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # round 109 case 03: tb_wide is no top of the repository (tb_all instantiates it with
+    # TW = 8), but a build compiles it alone (`-s tb_wide`): W = 36 is a configuration
+    rc, reason = repo_verdict(tmp_path, monkeypatch, M03, "rtl/m.v", AT_36)
+    assert rc == 1 and "W=36" in reason, reason
