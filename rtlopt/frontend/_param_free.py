@@ -226,24 +226,18 @@ def initial_constants(text: str, module: str, names: Sequence[str]) -> list[str]
     mod = _module(tree.root, module)
     if mod is None:
         return []
+    from rtlopt.frontend._param_guards import _nodes
+
     reads: set[str] = set()
     derived: dict[str, set[str]] = {}
-    stack = [mod]
-    while stack:
-        n = stack.pop()
+    for n in _nodes(mod):
         kind = node_kind(n)
         if kind == "InitialBlock":
             reads |= _idents(n)
-            continue
-        if kind == "ParameterDeclaration":
+        elif kind == "ParameterDeclaration":
             for d in n.declarators:
                 if node_kind(d) != "Comma":
                     derived[str(d.name.valueText)] = _idents(d)
-        try:
-            children = list(n)
-        except TypeError:
-            continue
-        stack.extend(c for c in children if c is not None and node_kind(c))
     del tree
     out = []
     for p in names:
