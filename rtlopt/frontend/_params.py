@@ -160,11 +160,13 @@ def parameterizations(design: Design, *, defaults: bool = True) -> list[Paramete
         return []
     # a parent a build may compile alone as its top (`iverilog -s tb_wide`) while another
     # top instantiates it with other values: each at its own defaults (round 109)
+    # (each definition of a parent that several files define: a stale copy may come last)
     above = _ancestors(design)
-    try:
-        every += [_compile(files, {}, design, tops=above).getRoot()] if above else []
-    except Exception as exc:  # noqa: BLE001 - those tops alone: no more configurations
-        log.info("parents of %s as tops not elaborated: %s", name, exc)
+    for fs in _per_definition(files, above) if above else []:
+        try:
+            every.append(_compile(fs, {}, design, tops=above).getRoot())
+        except Exception as exc:  # noqa: BLE001 - those tops alone: no more configurations
+            log.info("parents of %s as tops not elaborated: %s", name, exc)
     found: dict[Parameterization, list[str]] = {}
     for top in alone.topInstances if alone is not None else ():
         if top.name == name:
@@ -178,6 +180,26 @@ def parameterizations(design: Design, *, defaults: bool = True) -> list[Paramete
                 if pz is not None and where not in found.setdefault(pz, []):
                     found[pz].append(where)
     return [Parameterization(p.values, tuple(w)) for p, w in found.items()]
+
+
+def _per_definition(files: list[Path], names: list[str]) -> list[list[Path]]:
+    """``files``, then for each file defining one of ``names`` that another file defines too,
+    ``files`` without those others (round 110: a stale later copy of a parent)."""
+    from rtlopt.verilog import module_declarations
+
+    definers: dict[str, list[Path]] = {}
+    for f in files:
+        try:
+            declared = {n for n, _ in module_declarations(f.read_text(errors="replace"))}
+        except OSError:
+            continue
+        for n in declared & set(names):
+            definers.setdefault(n, []).append(f)
+    out = [files]
+    for fs in definers.values():
+        for keep in fs if len(fs) > 1 else ():
+            out.append([f for f in files if f == keep or f not in fs])
+    return out
 
 
 def _ancestors(design: Design) -> list[str]:

@@ -142,3 +142,16 @@ def test_a_parent_a_build_may_take_as_its_top_is_read_at_its_own_defaults(
     # TW = 8), but a build compiles it alone (`-s tb_wide`): W = 36 is a configuration
     rc, reason = repo_verdict(tmp_path, monkeypatch, M03, "rtl/m.v", AT_36)
     assert rc == 1 and "W=36" in reason, reason
+
+
+def test_a_stale_later_copy_of_such_a_parent_hides_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # round 110: a second, older tb_wide (TW = 8) sorting after the real one was the only one
+    # an elaboration of every file kept; each definition of a parent is now elaborated
+    files = {
+        **M03,
+        "sim/tb_wide_old.v": M03["sim/tb_wide.v"].replace("TW = 36", "TW = 8"),
+    }
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "rtl/m.v", AT_36)
+    assert rc == 1 and "W=36" in reason, reason
