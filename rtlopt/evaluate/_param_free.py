@@ -279,7 +279,7 @@ class FreeProof:
         folder = self.workdir / "parameters" / f"free-{tag}-{kind}-{int(proof)}"
         folder.mkdir(parents=True, exist_ok=True)
         with self._probe_lock:
-            design = design_with_target_text(self.design, ref, folder, parameter_check=True)
+            design = design_with_target_text(self.design, ref, folder, parameter_check=self.workdir)
         c = self.config
         formal, harness = c.formal, c.harness
         if not proof:

@@ -557,7 +557,7 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 t = self.design.target
                 text = _specialized(t.file.read_text(errors="surrogateescape"), t.name, values)
                 special = self._designs[key[0]] = design_with_target_text(
-                    self.design, text, folder, parameter_check=True
+                    self.design, text, folder, parameter_check=self.workdir
                 )
             formal, harness = self.config.formal, self.config.harness
             if not proof:  # the simulation judges the stated power-up values: none left over

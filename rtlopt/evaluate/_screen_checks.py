@@ -17,9 +17,12 @@ from rtlopt.evaluate._setup import EvalSetup
 from rtlopt.results import EvalResult, Stage
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rtlopt.evaluate._alternatives import OtherBuilds
     from rtlopt.evaluate._preprocess import Preprocessed
     from rtlopt.frontend._open_inputs import OpenInput
+    from rtlopt.frontend.model import Design
 
 log = logging.getLogger(__name__)
 
@@ -250,9 +253,16 @@ def repository_reaches(s: EvalSetup, c: Candidate) -> str:
     # the proofs read the change as the repository does, short of what reaches past its
     # ports: kept for the formal stage (``c.reach``), so that a broken change is still
     # refuted with its failing input and an equivalent one is unchecked
-    reach = repository_reach(s.design, s.workdir)
+    reach = repository_reach(*_repository(s))
     c.reach = _x_fed(s, c) if not reach else reach
     return _pragma_macros(s, c)
+
+
+def _repository(s: EvalSetup) -> tuple[Design, Path]:
+    """The design and scratch root the analyses of what the repository does to the target
+    read: a parameter check's copy reads the repository's own (:attr:`Design.origin`)."""
+    o = s.design.origin
+    return (o.design, o.scratch) if o is not None else (s.design, s.workdir)
 
 
 def _x_fed(s: EvalSetup, c: Candidate) -> str:
@@ -264,19 +274,20 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
 
+    repo, own = _repository(s)
     # a header or library module a build may resolve to another file (``evaluate/_decoys.py``)
-    why = decoy_reason(s.design, s.workdir)
+    why = decoy_reason(repo, own)
     if why:
         return why
     try:
-        found = open_inputs(s.design)
+        found = open_inputs(repo)
     except RuntimeError:
-        return open_inputs_reason(s.design)
+        return open_inputs_reason(repo)
     c.x_inputs, c.x_z = fed_ports(found)
     # a testbench in another language writing the target's inputs (a cocotb test's
     # ``dut.s.value = "x"``, one handing ``dut`` to a driver library, a do-file's ``force
     # /tb/dut/s X``, a VHDL testbench): x from it too (``evaluate/_foreign_x.py``)
-    foreign = foreign_x_inputs(s.design, s.workdir)
+    foreign = foreign_x_inputs(repo, own)
     c.x_powerup_only = bool(found) and all(o.kind == "powerup" for o in found)
     c.x_powerup_only = c.x_powerup_only and not foreign.ports
     if found:
@@ -286,7 +297,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_z = c.x_z or foreign.z
         c.x_source = c.x_source or foreign.source
     # a Verilog testbench the elaboration does not read or follow (``evaluate/_tb_x.py``)
-    tb = tb_x_inputs(s.design, s.workdir)
+    tb = tb_x_inputs(repo, own)
     if tb.ports:
         c.x_powerup_only = False
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *tb.ports]))
@@ -306,7 +317,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
         # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
-        why = xprop_reason(s.design, s.workdir)
+        why = xprop_reason(repo, own)
         if why:
             return why
     # an instance fed x under another build's defines is judged by its parameters too; an

@@ -17,12 +17,14 @@ def design_with_target_text(
     folder: Path,
     prelude: tuple[Path, ...] = (),
     *,
-    parameter_check: bool = False,
+    parameter_check: Path | None = None,
 ) -> Design:
     """``design`` with its target's file replaced by ``text`` (written into ``folder``; the
     original folder still searched for includes) and ``prelude`` read before everything;
-    ``parameter_check``: built by a parameter check (:attr:`Design.parameter_check`)."""
+    ``parameter_check``: built by a parameter check of ``design`` whose evaluation's scratch
+    root it is (:attr:`Design.parameter_check`, :attr:`Design.origin`)."""
     from rtlopt.frontend import parse_text
+    from rtlopt.frontend.model import Origin
 
     d, t = design, design.target
     path = folder / t.file.name
@@ -46,7 +48,12 @@ def design_with_target_text(
         sources=sources,
         parameter_check=(
             d.parameter_check
-            if d.parameter_check is not None or not parameter_check
+            if d.parameter_check is not None or parameter_check is None
             else tuple(p.name for p in t.ports)
+        ),
+        origin=(
+            d.origin
+            if d.origin is not None or parameter_check is None
+            else Origin(d, parameter_check)
         ),
     )

@@ -57,7 +57,7 @@ from rtlopt.frontend._assigned import unassigned
 from rtlopt.frontend._call_reads import call_reads, reads_outside
 from rtlopt.frontend._loops import Loops, enter, variable
 from rtlopt.frontend._net_bits import Piece, key, named, pieces, width
-from rtlopt.frontend._partial import left_x, partial_writes, subroutine_writes
+from rtlopt.frontend._partial import Partials, left_x, subroutine_writes
 from rtlopt.frontend._powerup import Block, Registers, block_of
 from rtlopt.frontend._reach import decided, default_reached
 from rtlopt.frontend._run_x import MayBeX, place, run_x, text_of, unassigned_local, x_value
@@ -103,15 +103,23 @@ class Drivers:
     stops at the instances in ``scope`` (their output and inout connections are drivers,
     what is inside them is not walked), so a net of ``scope`` it finds no driver for may
     still be driven from elsewhere (a hierarchical name): ask the design's walk (``scope``
-    the root) then."""
+    the root) then. ``partials``: the procedural blocks' partial writes of the elaboration,
+    shared by its walks."""
 
     def __init__(
-        self, scope: Any, root: Any, names: set[str] | None = None, *, local: bool = False
+        self,
+        scope: Any,
+        root: Any,
+        names: set[str] | None = None,
+        *,
+        local: bool = False,
+        partials: Partials | None = None,
     ) -> None:
         from pyslang import ast
 
         self.root = root
         self._sm = root.compilation.sourceManager
+        self._partials = Partials() if partials is None else partials
         self._names = names
         self._local = local
         self._of: dict[str, list[tuple[Entry, str]]] = {}  # net -> (driver, instance)
@@ -204,7 +212,7 @@ class Drivers:
             node.body.visit(lookup_table=self._table)
         finally:
             self._block, self._track, self._late = outer
-        for name, (_, first, kind) in partial_writes(node, self.root).items():
+        for name, (_, first, kind) in self._partials(node, self.root).items():
             if self._names is None or name.rpartition(".")[2] in self._names:
                 self.registers.partial.setdefault(name, (id(block), first, kind))
         return ast.VisitAction.Skip

@@ -95,10 +95,29 @@ def _clocked(block: Any) -> bool:
     return all(e.kind.name == "SignalEvent" and e.edge.name != "None_" for e in events)
 
 
-def held(sym: Any, root: Any, depth: int = 0, memo: dict[str, bool] | None = None) -> bool:
+class _Memo(dict[str, bool]):
+    """One question's answers by name (a name met again on its own way: held), and the
+    scopes' writer indexes (:class:`_Writers`, by the scope's ``id``) it shares with the
+    questions of the same elaboration."""
+
+    def __init__(self, writers: dict[int, Any]) -> None:
+        super().__init__()
+        self.writers = writers
+
+
+def held(
+    sym: Any,
+    root: Any,
+    depth: int = 0,
+    memo: _Memo | None = None,
+    *,
+    writers: dict[int, Any] | None = None,
+) -> bool:
     """Whether the net or variable ``sym`` may get no event at time 0
-    (:mod:`this module <rtlopt.frontend._no_wake>`)."""
-    memo = {} if memo is None else memo
+    (:mod:`this module <rtlopt.frontend._no_wake>`); ``writers``: the writer indexes of one
+    elaboration's scopes, kept by the caller across its questions (each scope's members
+    read once)."""
+    memo = _Memo({} if writers is None else writers) if memo is None else memo
     name = key(sym)
     if name in memo:
         return memo[name]
@@ -108,7 +127,7 @@ def held(sym: Any, root: Any, depth: int = 0, memo: dict[str, bool] | None = Non
     return out
 
 
-def _held(sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
+def _held(sym: Any, root: Any, depth: int, memo: _Memo) -> bool:
     scope = getattr(sym, "parentScope", None)
     if scope is None or node_kind(sym) not in _SIGNALS:
         return True
@@ -120,8 +139,7 @@ def _held(sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
     if getattr(sym, "initializer", None) is not None and node_kind(sym) == "Net":
         values.append(sym.initializer)
     inner: list[Any] = []
-    for m in _members(scope):
-        mk = node_kind(m)
+    for m, mk in _writers(scope, root, memo.writers).of(name):
         if mk == "ProceduralBlock" and not _clocked(m):
             if _wakes_procedurally(m, sym, root, depth, memo):
                 return False
@@ -136,6 +154,80 @@ def _held(sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
         if not reads or not all(held(s, root, depth + 1, memo) for s in reads):
             return False
     return all(held(s, root, depth + 1, memo) for s in inner)
+
+
+class _Writers:
+    """The members of one scope (:func:`_members`, in order), each with the names it may
+    write, so that a question about one name visits only its writers (``of``): an unclocked
+    procedural block's assignments, a continuous assignment's, a gate's output connections,
+    an instance's output and inout connections; a member whose names cannot be read is
+    asked about every name (its own check decides, as without the index)."""
+
+    def __init__(self, scope: Any, root: Any) -> None:
+        self.scope = scope  # kept: the scope's id names the index while it lives
+        self._members: list[tuple[Any, str, frozenset[str] | None]] = []
+        for m in _members(scope):
+            mk = node_kind(m)
+            if mk == "ProceduralBlock":
+                try:
+                    clocked = _clocked(m)
+                except Exception:  # noqa: BLE001 - asked per name: its own check raises
+                    self._members.append((m, mk, None))
+                    continue
+                if not clocked:
+                    self._members.append((m, mk, _written_names(m.body, root)))
+            elif mk == "ContinuousAssign":
+                self._members.append((m, mk, _written_names(m.assignment, root)))
+            elif mk == "PrimitiveInstance":
+                self._members.append((m, mk, _written_names(m, root)))
+            elif mk == "Instance":
+                self._members.append((m, mk, _connected_names(m)))
+
+    def of(self, name: str) -> list[tuple[Any, str]]:
+        """The members that may write ``name``, in the scope's order, with their kinds."""
+        return [(m, mk) for m, mk, names in self._members if names is None or name in names]
+
+
+def _writers(scope: Any, root: Any, index: dict[int, Any]) -> _Writers:
+    """``scope``'s writer index, built once per ``index`` (which keeps the scope alive)."""
+    hit = index.get(id(scope))
+    if hit is None or hit.scope is not scope:
+        hit = index[id(scope)] = _Writers(scope, root)
+    assert isinstance(hit, _Writers)
+    return hit
+
+
+def _written_names(node: Any, root: Any) -> frozenset[str] | None:
+    """The keys of every name an assignment in ``node`` writes (:func:`_writes` asks for
+    one), or None where one cannot be read."""
+    from pyslang import ast
+
+    from rtlopt.frontend._net_bits import pieces
+
+    found: set[str] = set()
+
+    def each(n: Any) -> None:
+        found.update(key(s) for s, _, _ in pieces(n.left, root))
+
+    try:
+        node.visit(lookup_table={ast.ExpressionKind.Assignment: each})
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: asked per name
+        return None
+    return frozenset(found)
+
+
+def _connected_names(instance: Any) -> frozenset[str] | None:
+    """The keys of the names ``instance``'s output connections write (:func:`_output_ports`
+    asks for one), or None where they cannot be read."""
+    found: set[str] = set()
+    try:
+        for conn in getattr(instance, "portConnections", []):
+            expr = getattr(conn, "expression", None)
+            if expr is not None and node_kind(expr) == "Assignment":
+                found.update(key(s) for s in named(expr.left))
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: asked per name
+        return None
+    return frozenset(found)
 
 
 def _port_value(sym: Any, scope: Any) -> Any:
@@ -165,7 +257,7 @@ def _port_value(sym: Any, scope: Any) -> Any:
     return None
 
 
-def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[str, bool]) -> bool:
+def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: _Memo) -> bool:
     """Whether the unclocked ``block`` gives ``sym`` an event at time 0 for sure: only a
     variable x from power-up (four-state, no initializer) can be shown to change (an
     initializer's value or a two-state 0 may be written again), on every path, whole, with
@@ -192,7 +284,7 @@ def _wakes_procedurally(block: Any, sym: Any, root: Any, depth: int, memo: dict[
     return waits is not None and not all(held(s, root, depth + 1, memo) for s in waits)
 
 
-def _defined_values(block: Any, name: str, root: Any, depth: int, memo: dict[str, bool]) -> bool:
+def _defined_values(block: Any, name: str, root: Any, depth: int, memo: _Memo) -> bool:
     """Whether every value ``block`` writes to ``name`` is surely defined at time 0: a plain
     (not compound) assignment whose value has no x or z constant, computes no x from defined
     operands (:func:`rtlopt.frontend._run_x.run_x`: a division, a select out of its range, a
@@ -240,9 +332,7 @@ def _whole(block: Any, sym: Any, root: Any) -> bool:
         return False
 
 
-def _initial_wakes(
-    block: Any, sym: Any, root: Any, depth: int, memo: dict[str, bool], fresh: bool
-) -> bool:
+def _initial_wakes(block: Any, sym: Any, root: Any, depth: int, memo: _Memo, fresh: bool) -> bool:
     """An ``initial`` writing ``sym`` before its first delay, loop or call a value that
     differs from its power-up value: a constant to the whole variable (its initializer's or a
     two-state 0 otherwise), or, for a variable x from power-up, a value reading a name that

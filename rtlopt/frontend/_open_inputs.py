@@ -77,6 +77,7 @@ from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
 from rtlopt.frontend._one_build import build_files
+from rtlopt.frontend._partial import Partials
 from rtlopt.frontend._per_design import PerDesign
 from rtlopt.frontend._run_x import MayBeX, run_x
 from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
@@ -288,6 +289,7 @@ class _Walk:
         self.drivers: Drivers | None = None  # the whole design's, when needed
         self.known = KnownBits(self)  # selectors the design ties to one value
         self.local: dict[str, Drivers] = {}  # an instance's own, by its name
+        self.partials = Partials()  # the blocks' partial writes, shared by every walk
         self.ports: dict[tuple[str, str], str | None] = {}  # what a body drives a port with
         # what :meth:`open` found, by instance and port
         self.opened: dict[tuple[str, str], list[OpenInput]] = {}
@@ -424,7 +426,9 @@ class _Walk:
 
     def _local(self, scope: str) -> Drivers:
         if scope not in self.local:
-            self.local[scope] = Drivers(self.instances[scope].body, self.root, local=True)
+            self.local[scope] = Drivers(
+                self.instances[scope].body, self.root, local=True, partials=self.partials
+            )
         return self.local[scope]
 
     def _x(self, expr: Any) -> str:
@@ -454,7 +458,7 @@ class _Walk:
                 return None  # no other module's text names it: its own drivers say
         if self.drivers is None:
             # any net of the design may be in the fan-in cone of an input of the target
-            self.drivers = Drivers(self.root, self.root)
+            self.drivers = Drivers(self.root, self.root, partials=self.partials)
         return self.drivers.undriven(sym, bits, self._port_state, exclude)
 
     def _port_state(self, port: Port) -> str | None:

@@ -44,7 +44,7 @@ from rtlopt.frontend._no_wake import event_names, held
 from rtlopt.frontend._run_x import MayBeX, case_selector_x, place, text_of
 from rtlopt.frontend._self_read import read_first
 
-__all__ = ["WIDE", "left_x", "partial_writes", "subroutine_writes"]
+__all__ = ["WIDE", "Partials", "left_x", "partial_writes", "subroutine_writes"]
 
 #: Variables wider than this are not judged (a memory's bits are counted one by one).
 WIDE = 1 << 16
@@ -52,7 +52,7 @@ _COMBINATIONAL = frozenset({"AlwaysComb", "AlwaysLatch"})
 _SIGNALS = frozenset({"Net", "Variable"})
 
 
-def _kind(node: Any, root: Any) -> str:
+def _kind(node: Any, root: Any, writers: dict[int, Any] | None = None) -> str:
     """ "latch" for a combinational block, "never" for an ``always`` that never wakes up,
     "initial" for an ``initial``, else "" (a clocked block, an ``always`` with a delay, a
     ``final``)."""
@@ -82,7 +82,7 @@ def _kind(node: Any, root: Any) -> str:
             return "never"
     # a variable is told apart at once; a net's drivers are looked for in its scope
     waits.sort(key=lambda s: s.kind.name != "Variable")
-    if all(held(s, root) for s in waits):
+    if all(held(s, root, writers=writers) for s in waits):
         return "nowake"
     return "latch"
 
@@ -209,12 +209,30 @@ def subroutine_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
     return out
 
 
-def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
+class Partials:
+    """:func:`partial_writes` once per procedural block of one elaboration (each block kept
+    alive: its ``id`` names it), the questions sharing the scopes' writer indexes."""
+
+    def __init__(self) -> None:
+        self._found: dict[int, tuple[Any, dict[str, tuple[Any, Any, str]]]] = {}
+        self._writers: dict[int, Any] = {}
+
+    def __call__(self, node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
+        hit = self._found.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._found[id(node)] = (node, partial_writes(node, root, self._writers))
+        return hit[1]
+
+
+def partial_writes(
+    node: Any, root: Any, writers: dict[int, Any] | None = None
+) -> dict[str, tuple[Any, Any, str]]:
     """The variables the procedural block ``node`` may leave x (:mod:`this module
     <rtlopt.frontend._partial>`), by key: (the variable, its first assignment in the block,
     the kind: "latch", "never", "nowake", "self" or "initial"; :data:`_KINDS` maps the last
-    ones to the kind of x)."""
-    kind = _kind(node, root)
+    ones to the kind of x); ``writers``: the scopes' writer indexes of the elaboration
+    (:func:`rtlopt.frontend._no_wake.held`)."""
+    kind = _kind(node, root, writers)
     if not kind:
         return {}
     body = node.body.stmt if node.body.kind.name == "Timed" and kind != "initial" else node.body
@@ -226,6 +244,7 @@ def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
                 out[name] = (sym, first, kind)
         return out
     maybe = _maybe(body, root)
+    assigned: dict[int, tuple[Any, frozenset[str]]] = {}  # shared by the variables' questions
     for name, (sym, first) in written.items():
         bits = maybe.get(name)
         if not bits or getattr(sym, "initializer", None) is not None:
@@ -237,7 +256,7 @@ def partial_writes(node: Any, root: Any) -> dict[str, tuple[Any, Any, str]]:
         ):
             out[name] = (sym, first, kind)
         elif kind == "latch":
-            read = read_first(body, sym, root, selector_x=case_selector_x)
+            read = read_first(body, sym, root, selector_x=case_selector_x, assigned=assigned)
             if read is not None:
                 out[name] = (sym, read, "self")
     return out

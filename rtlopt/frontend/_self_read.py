@@ -44,9 +44,12 @@ class _Reads(_Paths):
     """:class:`rtlopt.frontend._assigned._Paths` that stops at the first read of bits not
     surely written yet."""
 
-    def __init__(self, var: Any, root: Any, block: Any, selector_x: SelectorX) -> None:
+    def __init__(
+        self, var: Any, root: Any, block: Any, selector_x: SelectorX, assigned: _Assigned
+    ) -> None:
         super().__init__(var, root, selector_x=selector_x)
         self.var_sym = var
+        self._assigned = assigned
         self.found: Any = None
         self.size = width(var)
         self.aliases = _aliases(var, block)
@@ -106,7 +109,7 @@ class _Reads(_Paths):
 
     def _early(self, expr: Any, have: frozenset[int]) -> bool:
         whole = not set(range(self.size)) <= have
-        feeds = bool(self.aliases) and bool(_assigns(self.stmt) & self.feeds)
+        feeds = bool(self.aliases) and bool(self._assigns() & self.feeds)
         names = {self.var, *self.aliases} if feeds else {self.var}
         if whole and _calls_read(expr, names):
             return True
@@ -121,6 +124,18 @@ class _Reads(_Paths):
             if not set(bits) <= have:
                 return True
         return False
+
+    def _assigns(self) -> frozenset[str]:
+        """:func:`_assigns` of the statement being judged, once per statement."""
+        stmt = self.stmt
+        hit = self._assigned.get(id(stmt))
+        if hit is None or hit[0] is not stmt:
+            hit = self._assigned[id(stmt)] = (stmt, _assigns(stmt))
+        return hit[1]
+
+
+#: What statements assign, by the statement's ``id`` (each kept alive: :meth:`_Reads._assigns`).
+_Assigned = dict[int, tuple[Any, frozenset[str]]]
 
 
 def _assigns(stmt: Any) -> frozenset[str]:
@@ -494,9 +509,12 @@ def _read_by(stmt: Any) -> list[Any]:
     return []
 
 
-def read_first(stmt: Any, var: Any, root: Any, *, selector_x: SelectorX) -> Any:
+def read_first(
+    stmt: Any, var: Any, root: Any, *, selector_x: SelectorX, assigned: _Assigned | None = None
+) -> Any:
     """The first expression of ``stmt`` (a combinational block's body) found reading bits of
-    ``var`` some path has not written before, or None."""
-    paths = _Reads(var, root, _Block(stmt), selector_x)
+    ``var`` some path has not written before, or None; ``assigned``: what the block's
+    statements assign, kept by a caller asking about several variables of one block."""
+    paths = _Reads(var, root, _Block(stmt), selector_x, {} if assigned is None else assigned)
     paths.after(stmt, frozenset())
     return paths.found

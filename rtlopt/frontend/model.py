@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Direction = Literal["input", "output", "inout"]
 
@@ -157,6 +157,11 @@ class Design:
             repository's instances there keep their own parameter values, each checked by
             that check's own evaluation of them, and an input the repository's target lacks
             (a parameter made an input) is the proof's, never fed by an instance.
+        origin: For such a design: the repository's own design and the scratch root of its
+            evaluation. The analyses of what the repository does to the target (the inputs
+            it feeds x, the testbenches and texts reaching it) read the repository as it
+            is, once for all its checks (the copy's changed defaults reach no instance
+            that sets its own values, and each configuration is proven in its own copy).
     """
 
     root: Path
@@ -166,6 +171,7 @@ class Design:
     closure: tuple[Path, ...]
     submodules: tuple[str, ...] = ()
     parameter_check: tuple[str, ...] | None = None
+    origin: Origin | None = None
 
     @property
     def include_dirs(self) -> tuple[Path, ...]:
@@ -179,3 +185,11 @@ class Design:
     def prelude(self) -> tuple[Path, ...]:
         """Files every tool reads first (see :class:`SourceSet`)."""
         return self.sources.prelude
+
+
+class Origin(NamedTuple):
+    """The repository's design a parameter check's copy was built from
+    (:attr:`Design.origin`), and the scratch root of that design's evaluation."""
+
+    design: Design
+    scratch: Path
