@@ -36,7 +36,10 @@ def is_verilog(rel: str) -> bool:
 
 def build_texts(tree: Path) -> Iterable[tuple[str, str]]:
     """(path, text) of each build text of ``tree``: a text file neither Verilog nor
-    documentation nor a link, up to 4 MB (``.git`` aside)."""
+    documentation nor a link, up to 4 MB (``.git`` aside); a YAML text's comments blank
+    (:func:`rtlopt.check._yaml_text.yaml_code`)."""
+    from rtlopt.check._yaml_text import is_yaml, yaml_code
+
     for root, dirs, names in os.walk(tree):
         dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
         for name in names:
@@ -52,4 +55,5 @@ def build_texts(tree: Path) -> Iterable[tuple[str, str]]:
                 continue
             if b"\0" in data[:8192]:
                 continue
-            yield rel, data.decode("utf-8", "replace")
+            text = data.decode("utf-8", "replace")
+            yield rel, yaml_code(text) if is_yaml(rel) else text

@@ -207,6 +207,7 @@ def named_file_findings(
     file (``changes``: path -> git's status letter) a build text (``texts``: (path, text))
     names where it does not compile it (see the module's doc)."""
     from rtlopt.check._build_texts import is_documentation, is_verilog
+    from rtlopt.check._yaml_text import is_yaml, yaml_env
 
     targets = {
         rel: status
@@ -214,6 +215,7 @@ def named_file_findings(
         if (is_verilog(rel) and status in "AD") or is_documentation(rel)
     }
     found: dict[str, tuple[str, int, str]] = {}
+    texts = list(texts) if targets else []
     read = [
         (where, _lines(text), scripted(where, text))
         for where, text in (texts if targets else ())
@@ -222,6 +224,7 @@ def named_file_findings(
     tested = _tested_variables([lines for _, lines, _ in read])
     file_tested = _tested_variables([lines for _, lines, _ in read], file_operation)
     assigned = {_assigned(ln) or tcl_assigned(ln) for _, lines, _ in read for _, ln in lines} - {""}
+    assigned |= {n for where, text in texts if is_yaml(where) for n in yaml_env(text)}
     patterns = sum(len(_pattern_rules(lines)) for _, lines, _ in read)
     search_path = any(_search_path(line) for _, lines, _ in read for _, line in lines)
     # make going on past errors: a compile's outcome is read (round 92 case 05)

@@ -381,6 +381,7 @@ def unjudged_files(
     (a listed ``.inc``, a nested ``-f defs.txt``): fail closed, each a finding. ``skip``: the
     files judged otherwise."""
     from rtlopt.check._rules import CONFIG_FILES, FILELIST_SUFFIXES
+    from rtlopt.verilog import blank_comments
 
     skipped = set(skip)
     other = [
@@ -397,9 +398,11 @@ def unjudged_files(
         for p in root.rglob("*"):
             if p.suffix in (*_VERILOG, *FILELIST_SUFFIXES) and p.is_file():
                 try:
-                    texts.append(p.read_text(errors="replace"))
+                    text = p.read_text(errors="replace")
                 except OSError:
                     continue
+                # a comment names no file (a parameter's default with a note after it)
+                texts.append(blank_comments(text, strings=False) if p.suffix in _VERILOG else text)
     # a file the design opens by a name it builds ($readmemh({"rom", ".hex"}, m), a
     # parameter set from outside) may be any of them
     built = any(_BUILT_NAME.search(t) for t in texts) or built_include(texts) or built_name(texts)

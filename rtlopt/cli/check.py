@@ -15,6 +15,7 @@ from rtlopt.cli._common import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_REJECTED,
+    EXIT_USAGE,
     PluginChoice,
     console,
     escape,
@@ -22,6 +23,7 @@ from rtlopt.cli._common import (
     handle_errors,
     shown,
 )
+from rtlopt.errors import RtloptError
 from rtlopt.plugins import PDKS
 
 
@@ -115,15 +117,22 @@ def check(
         "flow.pdk": pdk,
         "check.ppa": False if no_ppa else None,
     }
-    report = run_check(
-        Path.cwd(),
-        files,
-        base=base,
-        overrides=overrides,
-        trust_config=trust_config,
-        proofs=proofs,
-        message_file=message_file,
-    )
+    try:
+        report = run_check(
+            Path.cwd(),
+            files,
+            base=base,
+            overrides=overrides,
+            trust_config=trust_config,
+            proofs=proofs,
+            message_file=message_file,
+        )
+    except RtloptError as exc:  # a CI job reading --json gets why, beside the stderr line
+        if as_json:
+            code = exc.exit_code if exc.exit_code in (EXIT_USAGE, EXIT_INTERNAL) else EXIT_INTERNAL
+            out = {"ok": False, "error": exc.one_line(), "exit": code}
+            sys.stdout.write(json.dumps(out) + "\n")
+        raise
     if summary is not None:
         with summary.open("a") as fh:
             fh.write(report.markdown())

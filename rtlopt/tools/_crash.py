@@ -17,7 +17,7 @@ import signal
 from rtlopt.errors import ToolFailed
 from rtlopt.tools._runner import ToolRun
 
-__all__ = ["crash_signal", "raise_if_crashed"]
+__all__ = ["crash_signal", "program", "raise_if_crashed"]
 
 #: Signals that end a run because of its own limits, not because the tool failed.
 _LIMIT_SIGNALS = frozenset({signal.SIGXCPU})
@@ -35,6 +35,18 @@ def crash_signal(run: ToolRun) -> str:
     return "" if sig in _LIMIT_SIGNALS else sig.name
 
 
+def program(argv: tuple[str, ...] | list[str]) -> str:
+    """The name of the program ``argv`` runs: past the sandbox's options (``bwrap ... --
+    iverilog ...``) where it runs under one."""
+    from rtlopt.tools._sandbox import bwrap_binary
+
+    args = list(argv)
+    wrappers = {"bwrap", (bwrap_binary() or "bwrap").rsplit("/", 1)[-1]}
+    if args and "--" in args and args[0].rsplit("/", 1)[-1] in wrappers:
+        args = args[args.index("--") + 1 :]
+    return args[0].rsplit("/", 1)[-1] if args else "the tool"
+
+
 def raise_if_crashed(run: ToolRun, what: str) -> None:
     """Raise :class:`ToolFailed` when ``run`` was killed by a signal.
 
@@ -45,9 +57,12 @@ def raise_if_crashed(run: ToolRun, what: str) -> None:
     name = crash_signal(run)
     if not name:
         return
-    tool = run.argv[0].rsplit("/", 1)[-1] if run.argv else "the tool"
+    tool = program(run.argv)
+    said = [ln.strip() for ln in run.messages() if ln.strip()]
+    last = f" ({said[-1][:200]})" if said else ""  # an assertion's line: the log may go
     raise ToolFailed(
-        f"{tool} crashed ({name}) during {what}: a tool failure, not a verdict on the candidate",
+        f"{tool} crashed ({name}) during {what}{last}: a tool failure, not a verdict on the "
+        "candidate",
         command=list(run.argv),
         returncode=run.returncode,
         log_path=run.log_path,

@@ -83,3 +83,13 @@ def test_fake_bwrap_that_cannot_start_makes_check_refuse(
     out = r.stdout + r.stderr
     assert r.returncode != 0, out
     assert "sandbox is required" in out and "No permissions" in out, out
+
+
+def test_an_error_before_any_verdict_is_json_too(example_repo: Path) -> None:
+    """``--json`` readers (a CI step) get the error and the exit code on stdout."""
+    import json
+
+    r = run_rtlopt(["check", "--base", "no-such-ref", "--json"], cwd=example_repo, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["ok"] is False and out["exit"] == 2 and "no-such-ref" in out["error"], out

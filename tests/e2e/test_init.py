@@ -99,3 +99,34 @@ def test_init_states_a_filelists_variables_so_no_shell_needs_them(
     toml.write_text(toml.read_text().replace('filelist_vars = ["DESIGN_RTL_DIR=rtl"]', ""))
     r = rtlopt(["inspect", "rtl/inv.sv", "--json"], repo)
     assert r.returncode == 2 and "project.filelist_vars" in r.stderr, r.stdout + r.stderr
+
+
+def test_the_files_init_writes_pass_a_documentation_commit(tmp_path: Path) -> None:
+    """Committed whole, init's pre-commit configuration (its comments) and workflow (its
+    ``env:`` variables) are no finding, and a README edit passes the gate, also beside a
+    testbench reading a file named by a parameter whose default carries a note."""
+    repo = _without_config(tmp_path)
+    (repo / "tb").mkdir()
+    (repo / "tb" / "tb.v").write_text(
+        'module tb;\n  parameter STREAM = "E:/sim/stream.txt"  // change to your own path\n'
+        "  reg [7:0] mem [0:15];\n  initial $readmemh(STREAM, mem);\nendmodule\n"
+    )
+    (repo / "README.md").write_text("# dark\n")
+    assert rtlopt(["init"], repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "rtlopt gate")
+    git(repo, "branch", "base")
+    (repo / "README.md").write_text("# dark\n\nA line more.\n")
+    git(repo, "commit", "-qam", "docs")
+    r = rtlopt(["check", "--base", "base"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # a name some text builds still makes a documentation edit a finding
+    (repo / "tb" / "tb.v").write_text(
+        (repo / "tb" / "tb.v").read_text().replace('"E:/sim/stream.txt"', '{"E:/sim/", "s.txt"}')
+    )
+    git(repo, "commit", "-qam", "tb")
+    git(repo, "branch", "-f", "base")
+    (repo / "README.md").write_text("# dark\n\nTwo lines more.\n")
+    git(repo, "commit", "-qam", "docs again")
+    r = rtlopt(["check", "--base", "base"], repo)
+    assert r.returncode == 1 and "README.md" in r.stdout, r.stdout + r.stderr

@@ -36,3 +36,17 @@ def test_exits_timeouts_and_cpu_limits_are_not_crashes(
     run = _run(tmp_path, rc, timed_out=timed_out)
     assert crash_signal(run) == ""
     raise_if_crashed(run, "the SAT miter")  # no exception
+
+
+def test_a_sandboxed_crash_names_the_tool_and_its_last_words(tmp_path: Path) -> None:
+    """Under the sandbox the run's program is bwrap: the message names the tool inside it,
+    with the tool's last line (the log may be gone when the user reads the message)."""
+    log = tmp_path / "compile.log"
+    log.write_text("$ bwrap ...\nivl: pform.cc:3196: Assertion `range->size() == 1' failed.\n")
+    argv = ("/usr/bin/bwrap", "--ro-bind", "/", "/", "--", "/usr/bin/iverilog", "-g2012", "a.v")
+    run = ToolRun(argv, tmp_path, -signal.SIGABRT, 1.0, log, False)
+    with pytest.raises(ToolFailed) as exc:
+        raise_if_crashed(run, "compiling")
+    msg = exc.value.message
+    assert msg.startswith("iverilog crashed (SIGABRT) during compiling"), msg
+    assert "pform.cc:3196" in msg and "bwrap" not in msg, msg
