@@ -119,13 +119,18 @@ def two_state_variables(scope: Any, names: TypeNames) -> Iterator[tuple[str, Any
             state = _state(ty, names)
             if state in ("2", "?"):
                 value = TWO_STATE if state == "2" else UNKNOWN_STATE
-                for d in _children(node):
-                    for decl in [d, *_children(d)]:
-                        if _kind(decl) != "Declarator" or decl.initializer is not None:
-                            continue
-                        if not _loop_index_only(scope, decl.name.valueText):
-                            yield decl.name.valueText, decl, value
+                for decl in _declared(node):  # not an enum type's members: constants
+                    if _kind(decl) != "Declarator" or decl.initializer is not None:
+                        continue
+                    if not _loop_index_only(scope, decl.name.valueText):
+                        yield decl.name.valueText, decl, value
         stack.extend(_children(node))
+
+
+def _declared(node: Any) -> list[Any]:
+    """The declarators of a data or port declaration ``node`` (its variables' names)."""
+    one = getattr(node, "declarator", None)
+    return [one] if one is not None else list(getattr(node, "declarators", None) or [])
 
 
 #: Statements that suspend a process (another process may run between two of its steps).

@@ -110,3 +110,13 @@ def test_a_loop_index_never_shows_its_power_up_value(body: str, stated: bool) ->
         f"  int unsigned i;\n  {body}\nendmodule\n"
     )
     assert ("i" in power_up_values(text)["m"]) is stated
+
+
+def test_an_anonymous_enum_states_its_variable_not_its_members() -> None:
+    """``enum {A, B} v;``: v powers up 0; A and B are constants (the message names v)."""
+    text = (
+        "module m(input logic clk, output int y);\n  enum {A, B} v;\n"
+        "  always_ff @(posedge clk) v <= B;\n  assign y = v;\nendmodule\n"
+    )
+    found = power_up_values(text)["m"]
+    assert found["v"] == (TWO_STATE,) and not {"A", "B"} & found.keys(), found
