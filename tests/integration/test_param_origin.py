@@ -10,7 +10,6 @@ every copy. Real evaluator (iverilog, Yosys), no PDK.
 from __future__ import annotations
 
 import dataclasses
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from rtlopt.evaluate import Evaluator
 from rtlopt.frontend import _open_inputs, load_design
 from rtlopt.frontend._per_design import PerDesign
 from rtlopt.results import EvalResult
+from tests.integration._fixture_repo import committed_repo
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
@@ -50,17 +50,8 @@ endmodule
 """
 
 
-def _evaluate(tmp: Path, cand: str, seen: list[Any]) -> EvalResult:
-    repo = tmp / "repo"
-    repo.mkdir(parents=True)
-    (repo / "m.v").write_text(REF)
-    (repo / "top.v").write_text(TOP)
-    for argv in (
-        ["git", "init", "-q"],
-        ["git", "add", "-A"],
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "m"],
-    ):
-        subprocess.run(argv, cwd=repo, check=True)
+def _evaluate(tmp: Path, cand: str, seen: list[Any], monkeypatch: pytest.MonkeyPatch) -> EvalResult:
+    repo = committed_repo(tmp / "repo", {"m.v": REF, "top.v": TOP}, monkeypatch, tmp / "cache")
     base = Config()
     cfg = dataclasses.replace(
         base,
@@ -92,9 +83,9 @@ def analysed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 
 def test_every_configuration_reads_the_x_the_repository_feeds(
-    tmp_path: Path, analysed: list[Any]
+    tmp_path: Path, analysed: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    res = _evaluate(tmp_path, SAME_X, analysed)
+    res = _evaluate(tmp_path, SAME_X, analysed, monkeypatch)
     assert res.accepted, res.reason
     configs = {c["values"]: c["verdict"] for c in res.configurations}
     assert configs.get("W=8") == "proven", res.configurations
@@ -104,8 +95,8 @@ def test_every_configuration_reads_the_x_the_repository_feeds(
 
 
 def test_a_change_reading_the_fed_x_otherwise_is_refuted(
-    tmp_path: Path, analysed: list[Any]
+    tmp_path: Path, analysed: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    res = _evaluate(tmp_path, OTHER_X, analysed)
+    res = _evaluate(tmp_path, OTHER_X, analysed, monkeypatch)
     assert not res.accepted
     assert "x" in res.reason and "b" in res.reason, res.reason
