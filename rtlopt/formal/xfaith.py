@@ -22,8 +22,10 @@ defined values there. :func:`check_x_faith` proves they do not:
   initial value is x too: ``XFaith.early``); an induction that does not close within the
   limit is UNKNOWN, never proven;
 * the proof refuses (UNKNOWN) where Yosys's undef model is not known to be iverilog's in
-  the cone of the x-fed inputs (:mod:`rtlopt.formal.xfaith_model`), and where an x-fed input
-  is a clock or a reset of the target (the proof starts from reset).
+  the cone of the x-fed inputs (:mod:`rtlopt.formal.xfaith_model`), where an x-fed input
+  is a reset of the target (the proof starts from reset), and where one is a clock read
+  otherwise than as the clock of every register on one edge, on both sides
+  (:mod:`rtlopt.formal.xfaith_clock`: iverilog takes an edge from or to x as an edge).
 """
 
 from __future__ import annotations
@@ -241,7 +243,8 @@ def _checked(
     workdir, design, plan, ports = p.workdir, p.design, p.plan, p.ports
     pre = read_text(workdir / _file(secret, "pre.il"))
     post = workdir / _file(secret, "post.json")
-    why = why or cone_refusal(post, compared_ids(design), ports)
+    clocks = [c for c in ports if c in design.target.clocks]
+    why = why or cone_refusal(post, compared_ids(design), ports, clocks)
     if why:
         err = first_error(read_text(workdir / "xfaith.log"))
         why = f"yosys: {err}" if err and not pre else why
@@ -424,7 +427,8 @@ def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str
         return "power-up values honored: the proof from them does not model x inputs"
     t = design.target
     for p in ports:
-        if p in t.clocks:
+        if p in t.clocks and (plan.clk2fflogic or plan.mode not in ("seq", "bmc")):
+            # one clock on one edge: read only so, its x edges are edges (the cone check)
             return f"the x-fed input {p} is a clock of {t.name} (iverilog takes an x edge)"
         if p in (plan.resets or {}) or p in t.resets:
             return f"the x-fed input {p} is a reset of {t.name} (the proof starts from reset)"

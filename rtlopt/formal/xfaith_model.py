@@ -100,17 +100,31 @@ _REGISTER_KINDS = frozenset({"$dff", "$adff", "$dlatch"})
 _CONTROL_PINS = frozenset({"CLK", "ARST", "SET", "CLR", "EN", "SRST", "AD", "ALOAD"})
 
 
-def cone_refusal(json_file: Path, modules: Sequence[str], ports: Iterable[str]) -> str:
+def cone_refusal(
+    json_file: Path, modules: Sequence[str], ports: Iterable[str], clocks: Iterable[str] = ()
+) -> str:
     """Why the cone of ``ports`` and of the x sources inside ``modules``
     (:mod:`rtlopt.formal.xfaith_sources`: registers before their first write, x constants,
     undriven bits...; the design after ``proc -ifx; flatten`` as Yosys JSON) holds a
-    construct whose undef model is not known to be iverilog's, or ""."""
+    construct whose undef model is not known to be iverilog's, or "". ``clocks``: x-fed
+    inputs that are the target's clocks, left out of the cone where each is only the clock
+    of every register, on one edge, on both sides (:mod:`rtlopt.formal.xfaith_clock`), else
+    the reason."""
+    from rtlopt.formal.xfaith_clock import clock_only
+
     try:
         data = json.loads(json_file.read_text(errors="replace"))
         mods = data["modules"]
     except (OSError, ValueError, KeyError, TypeError):
         return "the design after proc -ifx could not be read"
     wanted = set(ports)
+    for clock in clocks:
+        if not clock_only(mods, modules, clock):
+            return (
+                f"the x-fed input {clock} is a clock read otherwise than as the clock of every "
+                "register on one edge (iverilog takes an x edge)"
+            )
+        wanted.discard(clock)
     for name in modules:
         mod = mods.get(name.lstrip("\\"))
         if not isinstance(mod, dict):
