@@ -270,6 +270,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     when the repository's instances cannot be read (fail closed), else ""."""
     from rtlopt.evaluate._decoys import decoy_reason
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
+    from rtlopt.evaluate._open_x import open_value_inputs
     from rtlopt.evaluate._tb_x import tb_x_inputs
     from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
@@ -311,6 +312,17 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *px.ports]))
         c.x_z = c.x_z or px.z
         c.x_source = c.x_source or px.source
+    # and under the values the repository leaves open (a top's parameter, a macro no build
+    # sets: ``evaluate/_open_x.py``, red-team round 111), named after the others' sources
+    extra = open_value_inputs(repo)
+    if extra:
+        opened, z = fed_ports(extra)
+        powerup = all(o.kind == "powerup" for o in extra)
+        c.x_powerup_only = powerup and (c.x_powerup_only or not c.x_inputs)
+        c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *opened]))
+        c.x_z = c.x_z or z
+        c.x_source = c.x_source or extra[0].source(s.design.target.name, s.design.root)
+        found = [*found, *extra]
     ports = s.design.parameter_check
     if ports is not None:  # a parameter made an input is the proof's: no instance feeds it
         c.x_inputs = tuple(p for p in c.x_inputs if p in ports)

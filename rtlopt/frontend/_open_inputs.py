@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
 from rtlopt.frontend._one_build import build_files
+from rtlopt.frontend._open_input import OpenInput
 from rtlopt.frontend._partial import Partials
 from rtlopt.frontend._per_design import PerDesign
 from rtlopt.frontend._run_x import MayBeX, run_x
@@ -101,131 +102,6 @@ _DOTTED = re.compile(r"[\w$\]]\s*\.\s*([A-Za-z_][\w$]*)")
 #: through one fails closed (``_undriven``: any other symbol).
 _CONSTANTS = CONSTANT_KINDS - {"Specparam"}
 _inputs = input_connections
-
-
-@dataclass(frozen=True)
-class OpenInput:
-    """An input (or inout) port of the target that one instance feeds x or z.
-
-    Attributes:
-        instance: The instance's hierarchical name (``top.u``).
-        port: The port's name.
-        file: The file holding the instance.
-        line: The instance's line in ``file``.
-        value: The connected value with x/z bits as slang prints it; "" when the port is
-            unconnected.
-        definition: The module ``instance`` instantiates (the target's or a parent's).
-        reaches: ``instance.port`` of the target's instance the value reaches through the
-            parents' input ports ("" when ``instance`` is the target's own).
-        net: The net or variable ``port`` is connected to when nothing drives it or only
-            values with x/z bits do ("" when the connection itself is open or x).
-        net_file: The file declaring ``net``.
-        net_line: ``net``'s line in ``net_file``.
-        bits: The bits of ``net`` fed x or z when not all of them are (``7:4``).
-        via: The net or variable ``port`` is connected to when ``net`` is upstream of it
-            (in its fan-in cone: ``assign w = r;``, ``r`` x), else "".
-        kind: What x it is: "unconnected" (the port is left open), "z" (nothing drives
-            ``net``), "x" (a value with x/z bits), "run" (x made at run time from defined
-            operands, :mod:`rtlopt.frontend._run_x`), "powerup" (a register without reset
-            or initial value, x until its first write, :mod:`rtlopt.frontend._powerup`),
-            "switch" (a gate with a control or a switch: z), "udp" (a user-defined
-            primitive), "delay" (x until a delayed first update or write,
-            :mod:`rtlopt.frontend._x_drivers`), "latch", "never" or "initial" (a block
-            leaving a variable x, :mod:`rtlopt.frontend._partial`), "unassigned" (a
-            function's result or local some path leaves unassigned) or "loop" (a
-            combinational loop, :mod:`rtlopt.frontend._comb_loop`).
-        z: Some source of the input's fan-in cone may be z, this one or another one past it
-            (:mod:`rtlopt.frontend._z_cone`; :func:`fed_ports`).
-    """
-
-    instance: str
-    port: str
-    file: Path
-    line: int
-    value: str = ""
-    definition: str = ""
-    reaches: str = ""
-    net: str = ""
-    net_file: Path | None = None
-    net_line: int = 0
-    bits: str = ""
-    via: str = ""
-    kind: str = ""
-    z: bool = False
-
-    def message(self, module: str, root: Path) -> str:
-        fed, fix = self._parts(module, root)
-        return (
-            f"{fed}: the proofs and rtlopt's simulation drive every input with 0 or 1 only, "
-            f"so a change in how {module} reads x is not checked; {fix}"
-        )
-
-    def source(self, module: str, root: Path) -> str:
-        """Where and how the repository feeds the input x (the message's first part)."""
-        return self._parts(module, root)[0]
-
-    def _parts(self, module: str, root: Path) -> tuple[str, str]:
-        where = _relative(self.file, root)
-        fix = f"connect '{self.port}' of {self.instance} to a defined value in {where}"
-        if self.net:
-            at = _relative(self.net_file or self.file, root)
-            fed = f"connects input '{self.port}' to '{self.via or self.net}', "
-            if self.via:
-                fed += f"which reads '{self.net}' ({at}, line {self.net_line}) (through "
-                fed += "continuous assignments and always blocks), "
-            else:
-                fed = f"{fed[:-2]} ({at}, line {self.net_line}), "
-            many = "s" if any(c in self.bits for c in ":,") else ""
-            which = f"bit{many} {self.bits} of which" if self.bits else "which"
-            if isinstance(self.value, MayBeX) and self.value.kind == "powerup":
-                fed += f"{which} powers up x: {self.value.render(root)}"
-            elif isinstance(self.value, MayBeX):
-                xz = "z" if self.value.z else "x"
-                fed += f"{which} may be {xz} at run time: {self.value.render(root)}"
-            elif self.value:
-                fed += f"{which} only a value with x/z bits drives ({self.value})"
-            else:
-                fed += f"{which} nothing drives (z, read as x)"
-            fix = (
-                f"drive '{self.net}' with a defined value in {at} (every bit; an assignment, "
-                "or an output of an instance whose module drives it counts; an inout of the "
-                "instance itself does not)"
-            )
-        elif isinstance(self.value, MayBeX):
-            xz = "z" if self.value.z else "x"
-            fed = f"connects input '{self.port}' to a value that may be {xz} at run time: "
-            fed += self.value.render(root)
-        elif self.value:
-            fed = f"ties input '{self.port}' to {self.value}, a value with x/z bits"
-        else:
-            fed = f"leaves input '{self.port}' unconnected (z, read as x)"
-        if isinstance(self.value, MayBeX):
-            fix = (
-                f"make what feeds '{self.port}' of {self.instance} defined for every value "
-                "its operands take (an index that stays within the declared range, a divisor "
-                "that is a nonzero constant, one driver per net, a function that assigns its "
-                "result on every path)"
-            )
-            if self.value.fix:
-                name = f"what feeds '{self.port}' of {self.instance}"
-                if self.net:
-                    name = f"'{self.net}' ({_relative(self.net_file or self.file, root)})"
-                fix = f"make {name} defined: {self.value.fix}"
-        of = self.definition or module
-        if self.reaches:
-            inst, _, port = self.reaches.rpartition(".")
-            fed += f", which reaches input '{port}' of {module} ({inst})"
-        return (
-            f"the repository's instance {self.instance} of {of} ({where}, line {self.line}) {fed}",
-            fix,
-        )
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except (ValueError, OSError):
-        return str(path)
 
 
 def _location(inst: Any, sm: Any) -> tuple[Path, int]:
@@ -312,15 +188,19 @@ class _Walk:
             self.dotted = frozenset(names)
         return "" in self.dotted or str(sym.name) in self.dotted
 
-    def open(self, inst: Any, depth: int = 0) -> list[OpenInput]:
-        """The inputs of ``inst`` fed x or z: unconnected, tied to x/z bits, connected to a
-        net some bits of which nothing drives or only x/z values drive, or connected to an
-        input of its parent that the parent's own instance feeds x or z (at any depth)."""
+    def open(
+        self, inst: Any, depth: int = 0, skip: frozenset[str] = frozenset()
+    ) -> list[OpenInput]:
+        """The inputs of ``inst`` fed x or z (but those named in ``skip``): unconnected, tied
+        to x/z bits, connected to a net some bits of which nothing drives or only x/z values
+        drive, or connected to an input of its parent that the parent's own instance feeds x
+        or z (at any depth)."""
         where = str(inst.hierarchicalPath)
         return [
             # judged first through another input's cone (depth > 0), it may not say yet
             o if o.reaches or o.instance == where else replace(o, reaches=f"{where}.{port.name}")
             for port, expr in _inputs(inst)
+            if str(port.name) not in skip
             for o in self._input(inst, port, expr, depth)
         ]
 
@@ -508,11 +388,15 @@ class _Walk:
 
 
 def _judged(
-    design: Design, tops: tuple[str, ...] = (), sets: tuple[str, ...] = ()
+    design: Design,
+    tops: tuple[str, ...] = (),
+    sets: tuple[str, ...] = (),
+    skip: frozenset[str] = frozenset(),
 ) -> list[OpenInput]:
     """Every input of every instance of the target below the repository's tops (``tops``
     with the parameters ``sets``, ``W=37``, where given) that is unconnected or connected
-    to a value with x/z bits, directly or through its parents' input ports.
+    to a value with x/z bits, directly or through its parents' input ports (those named in
+    ``skip``, known fed x already, not asked).
 
     Raises:
         RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
@@ -532,6 +416,8 @@ def _judged(
                 where, loc = str(inst.hierarchicalPath), _location(inst, walk.sm)
                 looped = []
                 for port, _ in _inputs(inst):
+                    if str(port.name) in skip:
+                        continue
                     if why := loops.input(inst, port.name):
                         looped.append(
                             OpenInput(where, str(port.name), *loc, why, name, kind="loop")
@@ -539,7 +425,7 @@ def _judged(
                 done = {f"{where}.{o.port}" for o in looped}
                 out += [
                     o
-                    for o in walk.open(inst)
+                    for o in walk.open(inst, skip=skip)
                     if (o.reaches or f"{o.instance}.{o.port}") not in done
                 ]
                 out += looped

@@ -367,7 +367,7 @@ def test_an_elaboration_that_cannot_be_walked_leaves_the_target_unchecked(
 ) -> None:
     from rtlopt.frontend import _open_inputs
 
-    def fails(self: object, inst: object, depth: int = 0) -> list[object]:
+    def fails(self: object, inst: object, depth: int = 0, skip: object = ()) -> list[object]:
         raise ValueError("a form pyslang does not expose")
 
     monkeypatch.setattr(_open_inputs._Walk, "open", fails)
