@@ -132,3 +132,115 @@ def _undefined_tested(design: Design) -> set[str]:
         tested |= set(_TESTED.findall(text))
         defined |= set(_DEFINED.findall(text))
     return tested - defined
+
+
+#: An empty named connection (``.b()``) and an x/z literal (``1'bz``, ``'x``, ``4'hx``).
+_EMPTY = re.compile(r"\.\s*([A-Za-z_]\w*)\s*\(\s*\)")
+_XZ = re.compile(r"'[sS]?[bBoOhHdD]?\s*[0-9a-fA-F_]*[xXzZ?]|'[xXzZ]\b")
+#: A conditional directive opening, continuing or closing a region.
+_DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b")
+
+
+def branch_x(design: Design) -> tuple[tuple[str, ...], str]:
+    """The target's inputs an open value may leave x through a branch no elaboration here
+    takes, and where: a parent of the target (a module instantiating it, or one of those, at
+    any depth) holding, in a generate ``if``/``case``/``for`` or a conditional directive's
+    region (every branch, taken or not), an x/z literal or an empty connection of an input
+    of the target (red-team round 112: a value no nudge reaches, a string or real parameter,
+    two parameters that must differ, macros defined one way and not another). Only where the
+    repository leaves a value open (a top's parameter, an overridable or undefined macro);
+    every input of the target then counts (fail closed)."""
+    from rtlopt.evaluate._memo import per_design
+
+    return per_design(_BRANCH, design, lambda: _branch_x(design))
+
+
+_BRANCH: dict[Any, tuple[object, Any]] = {}
+
+
+def _branch_x(design: Design) -> tuple[tuple[str, ...], str]:
+    from rtlopt.evaluate._param_open import _open_macros
+    from rtlopt.verilog import blank_comments
+
+    t = design.target
+    inputs = tuple(p.name for p in t.ports if p.direction != "output")
+    if not inputs or not (_top_values(design) or _open_macros(design) or _undefined_tested(design)):
+        return (), ""
+    parents = _ancestors(design)
+    for name in sorted(parents):
+        m = design.modules[name]
+        try:
+            whole = blank_comments(m.file.read_text(errors="replace"), strings=False)
+        except OSError:
+            return inputs, f"{m.file}: not read"
+        text = whole[m.start : m.end]
+        for a, b in [*_directive_regions(text), *_generate_regions(text)]:
+            region = text[a:b]
+            hit = _XZ.search(region)
+            empty = [e for e in _EMPTY.finditer(region) if e.group(1) in inputs]
+            if hit is None and not (empty and re.search(rf"\b{re.escape(t.name)}\b", region)):
+                continue
+            at = a + (hit.start() if hit is not None else empty[0].start())
+            line = whole.count("\n", 0, m.start + at) + 1
+            what = "an x/z value" if hit is not None else "an input of the target left unconnected"
+            return inputs, (
+                f"{_relative(m.file, design.root)}:{line}: {what} in a branch of {name} that a "
+                "value the repository leaves open may take (a top's parameter, a macro a build "
+                "may define)"
+            )
+    return (), ""
+
+
+def _relative(path: Any, root: Any) -> str:
+    from rtlopt.frontend._open_input import _relative as rel
+
+    return rel(path, root)
+
+
+def _ancestors(design: Design) -> set[str]:
+    """The modules instantiating the target, at any depth."""
+    found: set[str] = set()
+    wanted = {design.target.name}
+    while wanted:
+        wanted = {
+            n for n, m in design.modules.items() if n not in found and set(m.instances) & wanted
+        }
+        found |= wanted
+    return found
+
+
+def _directive_regions(text: str) -> list[tuple[int, int]]:
+    """The spans from each outermost conditional directive to its ``endif``."""
+    out: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    for m in _DIRECTIVE.finditer(text):
+        kind = m.group(1)
+        if kind in ("ifdef", "ifndef"):
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif kind == "endif" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append((start, m.end()))
+    if depth:
+        out.append((start, len(text)))
+    return out
+
+
+def _generate_regions(text: str) -> list[tuple[int, int]]:
+    """The spans of the module's generate ``if``, ``case`` and ``for`` constructs."""
+    from pyslang import syntax
+
+    from rtlopt.harness._nodes import _kind, _walk
+
+    try:
+        tree = syntax.SyntaxTree.fromText(text)
+    except Exception:  # noqa: BLE001 - pyslang raises plain exceptions: the whole module
+        return [(0, len(text))]
+    out = []
+    for node in _walk(tree.root):
+        if _kind(node) in ("IfGenerate", "CaseGenerate", "LoopGenerate"):
+            r = node.sourceRange
+            out.append((int(r.start.offset), int(r.end.offset)))
+    return out

@@ -270,7 +270,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     when the repository's instances cannot be read (fail closed), else ""."""
     from rtlopt.evaluate._decoys import decoy_reason
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
-    from rtlopt.evaluate._open_x import open_value_inputs
+    from rtlopt.evaluate._open_x import branch_x, open_value_inputs
     from rtlopt.evaluate._tb_x import tb_x_inputs
     from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
     from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
@@ -323,6 +323,12 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_z = c.x_z or z
         c.x_source = c.x_source or extra[0].source(s.design.target.name, s.design.root)
         found = [*found, *extra]
+    # a branch no elaboration here takes, which an open value may (round 112): fail closed
+    branched, where = branch_x(repo)
+    if branched:
+        c.x_powerup_only = False
+        c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *branched]))
+        c.x_z, c.x_source = True, c.x_source or where
     ports = s.design.parameter_check
     if ports is not None:  # a parameter made an input is the proof's: no instance feeds it
         c.x_inputs = tuple(p for p in c.x_inputs if p in ports)
