@@ -6,11 +6,10 @@ still is. Real git, the real CLI, iverilog and Yosys."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, run_rtlopt
+from _fixture_repo import committed_repo, evaluate_text
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
@@ -63,15 +62,8 @@ endmodule
 
 
 def _evaluate(tmp: Path, mp: pytest.MonkeyPatch, top: str, cand: str) -> dict[str, object]:
-    files = {"sub.v": SUB, "top.v": top}
-    repo = committed_repo(tmp / "repo", files, mp, tmp / "cache")
-    (tmp / "cand.v").write_text(cand)
-    r = run_rtlopt(
-        repo, "evaluate", "sub.v", "--candidate", str(tmp / "cand.v"), "--pdk", "nangate45",
-        "--json",
-    )  # fmt: skip
-    assert r.returncode in (0, 1), (r.stdout + r.stderr)[-1500:]
-    out: dict[str, object] = json.loads(r.stdout)["candidate"]
+    repo = committed_repo(tmp / "repo", {"sub.v": SUB, "top.v": top}, mp, tmp / "cache")
+    out: dict[str, object] = evaluate_text(repo, "sub.v", cand, tmp / "cand")[1]["candidate"]
     return out
 
 

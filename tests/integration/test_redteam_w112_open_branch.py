@@ -6,11 +6,10 @@ inputs are fed x for the proofs (``evaluate/_open_x.py``, ``branch_x``). Each ca
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, run_rtlopt
+from _fixture_repo import committed_repo, evaluate_text
 
 pytestmark = [pytest.mark.tools, pytest.mark.slow]
 
@@ -47,11 +46,6 @@ def test_x_in_a_branch_an_open_value_may_take_feeds_the_target_x(
 ) -> None:
     files = {"tgt.v": TGT, "top.v": TOPS[top]}
     repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
-    (tmp_path / "cand.v").write_text(OTHER_X)
-    r = run_rtlopt(
-        repo, "evaluate", "tgt.v", "--candidate", str(tmp_path / "cand.v"), "--pdk",
-        "nangate45", "--json",
-    )  # fmt: skip
-    assert r.returncode == 1, (r.stdout + r.stderr)[-1500:]
-    out = json.loads(r.stdout)["candidate"]
-    assert "feeds x into" in out["reason"] and "b" in out["reason"], out["reason"]
+    rc, out = evaluate_text(repo, "tgt.v", OTHER_X, tmp_path / "cand")
+    reason = str(out["candidate"]["reason"])
+    assert rc == 1 and "feeds x into" in reason and "b" in reason, reason

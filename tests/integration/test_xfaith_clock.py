@@ -5,11 +5,10 @@ wrong change is still refuted. Real git, the real CLI, iverilog and Yosys."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, run_rtlopt
+from _fixture_repo import committed_repo, evaluate_text
 
 pytestmark = pytest.mark.tools
 
@@ -42,13 +41,7 @@ NEGEDGE = M.replace("posedge", "negedge")
 def _evaluate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cand: str) -> dict[str, object]:
     files = {"rtlopt.toml": "[check]\nppa = false\n", "m.v": M, "top.v": TOP}
     repo = committed_repo(tmp_path / "repo", files, monkeypatch, tmp_path / "cache")
-    (tmp_path / "cand.v").write_text(cand)
-    r = run_rtlopt(
-        repo, "evaluate", "m.v", "--candidate", str(tmp_path / "cand.v"), "--pdk", "nangate45",
-        "--json",
-    )  # fmt: skip
-    assert r.returncode in (0, 1), (r.stdout + r.stderr)[-1500:]
-    out: dict[str, object] = json.loads(r.stdout)["candidate"]
+    out: dict[str, object] = evaluate_text(repo, "m.v", cand, tmp_path / "cand")[1]["candidate"]
     return out
 
 
