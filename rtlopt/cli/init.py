@@ -17,6 +17,8 @@ _SKIP = {"build", "node_modules", "__pycache__", "venv", ".venv"}
 _SOURCES = (".v", ".sv")
 _HEADERS = (".vh", ".svh")
 _FILELISTS = (".f", ".vc", ".flist")
+#: Project files of FPGA and package tools (Vivado, Quartus, ISE, FuseSoC).
+_PROJECTS = (".xpr", ".qsf", ".xise", ".core")
 
 PRE_COMMIT = """\
 # rtlopt check before every commit (written by `rtlopt init`; see docs/ci.md of rtlopt).
@@ -96,6 +98,9 @@ class Detected:
     alternatives: dict[str, list[str]] = field(default_factory=dict)
     #: filelists that could not be read, with why
     unread: list[str] = field(default_factory=list)
+    #: an FPGA or package tool's project (Vivado, Quartus, ISE, FuseSoC): its source list is
+    #: not read, the user writes the filelist of the build they use
+    projects: list[str] = field(default_factory=list)
 
 
 def detect(root: Path) -> Detected:
@@ -115,6 +120,8 @@ def detect(root: Path) -> Detected:
         headers += [here / n for n in sorted(filenames) if n.endswith(_HEADERS)]
         for name in sorted(filenames):
             rel = (here / name).relative_to(root).as_posix()
+            if name.endswith(_PROJECTS):
+                found.projects.append(rel)
             if name.endswith(_SOURCES):
                 found.sources += 1
                 sources.append(here / name)
@@ -231,6 +238,13 @@ def init(force: bool) -> None:
         console.print(f"  filelist variables (guessed): {escape(', '.join(found.variables))}")
     for why in found.unread:
         console.print(f"  [yellow]filelist not read:[/] {escape(why)}")
+    if found.projects:
+        shown = ", ".join(found.projects[:6]) + (" ..." if len(found.projects) > 6 else "")
+        console.print(
+            f"  [yellow]tool projects (their source lists are not read):[/] {escape(shown)}: "
+            "list the sources of the build you use in a filelist ([project] filelists), or "
+            "every top and testbench of the repository is one configuration"
+        )
     files = {
         "rtlopt.toml": config_text(found),
         ".pre-commit-config.yaml": PRE_COMMIT,

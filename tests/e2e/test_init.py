@@ -101,6 +101,19 @@ def test_init_states_a_filelists_variables_so_no_shell_needs_them(
     assert r.returncode == 2 and "project.filelist_vars" in r.stderr, r.stdout + r.stderr
 
 
+def test_init_names_tool_projects_whose_sources_it_does_not_read(tmp_path: Path) -> None:
+    repo = _without_config(tmp_path)
+    (repo / "fpga").mkdir()
+    (repo / "fpga" / "board.xpr").write_text("<Project/>\n")
+    (repo / "fpga" / "board.qsf").write_text("set_global_assignment -name VERILOG_FILE a.v\n")
+    r = rtlopt(["init"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    said = " ".join(r.stdout.split())  # however the console wraps it
+    assert "tool projects (their source lists are not read): fpga/board.qsf, fpga/board.xpr" in (
+        said
+    ), r.stdout
+
+
 def test_the_files_init_writes_pass_a_documentation_commit(tmp_path: Path) -> None:
     """Committed whole, init's pre-commit configuration (its comments) and workflow (its
     ``env:`` variables) are no finding, and a README edit passes the gate, also beside a
