@@ -49,7 +49,7 @@ def open_value_inputs(design: Design) -> list[Any]:
 
 
 def _found(design: Design) -> list[Any]:
-    from rtlopt.evaluate._param_open import _NUDGES, _open_macros
+    from rtlopt.evaluate._param_open import _NUDGES
     from rtlopt.frontend._open_inputs import _judged, fed_ports, open_inputs
 
     try:
@@ -58,7 +58,7 @@ def _found(design: Design) -> list[Any]:
     except RuntimeError:
         return []  # no elaboration at all: the caller's own analysis fails closed
     steps = cast("tuple[Callable[[int], int], ...]", _NUDGES)
-    tops, macros = _top_values(design), _open_macros(design)
+    tops, macros, tested = _open_values(design)
     for step in steps if tops or macros else ():
         # every top's parameters and every overridable macro nudged together, once a step
         nudged = tuple(f"{k.split('.', 1)[1]}={step(v)}" for k, v in tops.items())
@@ -68,12 +68,27 @@ def _found(design: Design) -> list[Any]:
         got = _walked(functools.partial(_judged, other, (), nudged, frozenset(skip)), str(nudged))
         skip |= set(fed_ports(got)[0])
         found += got
-    tested = _undefined_tested(design)
     if tested:
         other = _with_defines(design, {**design.defines, **dict.fromkeys(tested, "1")})
         what = f"{sorted(tested)} defined"
         found += _walked(functools.partial(_judged, other, (), (), frozenset(skip)), what)
     return found
+
+
+_VALUES: dict[Any, tuple[object, Any]] = {}
+
+
+def _open_values(design: Design) -> tuple[dict[str, int], dict[str, int], set[str]]:
+    """The values the repository leaves open: every top's integral parameters, the
+    overridable integer macros, the tested macros nothing defines (once per design)."""
+    from rtlopt.evaluate._memo import per_design
+    from rtlopt.evaluate._param_open import _open_macros
+
+    return per_design(
+        _VALUES,
+        design,
+        lambda: (_top_values(design), _open_macros(design), _undefined_tested(design)),
+    )
 
 
 def _walked(walk: Callable[[], list[Any]], what: str) -> list[Any]:
@@ -159,12 +174,11 @@ _BRANCH: dict[Any, tuple[object, Any]] = {}
 
 
 def _branch_x(design: Design) -> tuple[tuple[str, ...], str]:
-    from rtlopt.evaluate._param_open import _open_macros
     from rtlopt.verilog import blank_comments
 
     t = design.target
     inputs = tuple(p.name for p in t.ports if p.direction != "output")
-    if not inputs or not (_top_values(design) or _open_macros(design) or _undefined_tested(design)):
+    if not inputs or not any(_open_values(design)):
         return (), ""
     parents = _ancestors(design)
     for name in sorted(parents):
