@@ -38,9 +38,12 @@ def _path_without(tmp_path: Path, *names: str) -> str:
     return str(bindir)
 
 
-def _pytest(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+def _pytest(env: dict[str, str], tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """pytest on ``args`` with its own temporary folder under ``tmp`` (the shared one would make
+    the inner run clean up the old runs' folders, and could reach the suite's own)."""
+    base = [f"--basetemp={tmp / 'inner'}"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", *args],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", *base, *args],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -59,7 +62,7 @@ def test_missing_yosys_skips_on_a_developer_machine(tmp_path: Path) -> None:
     path = _path_without(tmp_path, "yosys")
     env = _env(path)
     assert subprocess.run(["which", "yosys"], env=env, capture_output=True).returncode != 0
-    r = _pytest(env, TOOLS_TEST)
+    r = _pytest(env, tmp_path, TOOLS_TEST)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 skipped" in r.stdout and "yosys" in r.stdout
 
@@ -68,7 +71,7 @@ def test_missing_yosys_skips_on_a_developer_machine(tmp_path: Path) -> None:
     "switch", [{"RTLOPT_REQUIRE_TOOLS": "1"}, {"CI": "true"}], ids=["RTLOPT_REQUIRE_TOOLS", "CI"]
 )
 def test_missing_yosys_fails_in_ci_mode(tmp_path: Path, switch: dict[str, str]) -> None:
-    r = _pytest(_env(_path_without(tmp_path, "yosys"), **switch), TOOLS_TEST)
+    r = _pytest(_env(_path_without(tmp_path, "yosys"), **switch), tmp_path, TOOLS_TEST)
     assert r.returncode == 1, r.stdout + r.stderr
     # A failure in set-up is reported as an error: red either way, never a skip.
     assert ("1 error" in r.stdout or "1 failed" in r.stdout) and "skipped" not in r.stdout
@@ -79,8 +82,8 @@ def test_missing_shared_data_fails_in_ci_mode(tmp_path: Path) -> None:
     # A test that skips itself when the C910 benchmark is absent.
     test = "tests/integration/test_flow.py::test_c910_nangate45"
     env = _env(os.environ.get("PATH", ""), RTLOPT_BENCH_PATH=str(tmp_path / "nothing"))
-    dev = _pytest(env, test)
+    dev = _pytest(env, tmp_path, test)
     assert dev.returncode == 0 and "1 skipped" in dev.stdout, dev.stdout + dev.stderr
-    ci = _pytest({**env, "RTLOPT_REQUIRE_TOOLS": "1"}, test)
+    ci = _pytest({**env, "RTLOPT_REQUIRE_TOOLS": "1"}, tmp_path, test)
     assert ci.returncode == 1 and "1 failed" in ci.stdout, ci.stdout + ci.stderr
     assert "benchmark data not found" in ci.stdout
