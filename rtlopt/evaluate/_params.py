@@ -346,7 +346,10 @@ class ParameterCheck(ProbeChoice, FreeProof):
                 continue
             verdict = verdict_of(res) if res is not None else NOT_FINISHED
             rest = [p.label() for p in queue[i + 1 :]]
-            if verdict in ("refuted", NOT_FINISHED) and self._illegal(pz, scope):
+            # an unfinished probe of a target the repository instantiates is reported only,
+            # legal or not: the reference is checked against itself where that decides
+            decides = verdict == "refuted" or (verdict == NOT_FINISHED and not inst)
+            if decides and self._illegal(pz, scope):
                 continue
             if verdict == "refuted" and res is not None and not self._unbuilt(pz, res, scope):
                 where = ", ".join(pz.where[:3])

@@ -214,8 +214,11 @@ endmodule
         ("invalid", "invalid", False, True),
         # ... where the reference holds: a real difference, rejected
         ("invalid", "ok", True, True),
+        # the candidate's check under a probe does not finish: reported only, whether the
+        # probe is legal or not, so the reference is not checked against itself there
+        ("unchecked", "invalid", False, False),
     ],
-    ids=["holds", "illegal-probe", "refuted"],
+    ids=["holds", "illegal-probe", "refuted", "unfinished"],
 )
 def test_an_instantiated_targets_probe_checks_the_reference_only_where_the_candidate_differs_fake_evaluator(
     tmp_path: Path, candidate: str, reference: str, rejected: bool, asked_reference: bool
@@ -234,6 +237,8 @@ def test_an_instantiated_targets_probe_checks_the_reference_only_where_the_candi
             asked.append("reference" if own else "candidate")
             status = reference if own else candidate
             reason = "" if status == "ok" else "not equivalent in simulation: y expected 1 got 0"
+            if status == "unchecked":  # a proof that did not finish
+                status, reason = "invalid", "unchecked: the proof did not finish"
             return EvalResult(status=Status(status), stage=Stage.SIMULATION, reason=reason)
 
     check = ParameterCheck(design, Config(), tmp_path / "w", lambda *_a: _Fake())  # type: ignore[arg-type]
@@ -249,6 +254,8 @@ def test_an_instantiated_targets_probe_checks_the_reference_only_where_the_candi
         assert "skipped: the reference fails against itself" in out.scope, out.scope
         probes = [r for r in out.configurations if r["kind"] == "probe"]
         assert probes and all(r["verdict"] == "skipped" for r in probes), probes
+    elif candidate == "unchecked":
+        assert "not finished (reported only)" in out.scope, out.scope
 
 
 def test_a_probe_at_a_negative_width_that_does_not_finish_is_noted_fake_evaluator(
