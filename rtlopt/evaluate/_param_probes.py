@@ -378,18 +378,13 @@ class ProbeChoice:
     def _choices(self, deps: ParamDependence, text: str) -> dict[str, list[str]]:
         """The parameters of ``deps`` that only choose in both texts, each with the probe
         values covering every behaviour under it
-        (:func:`rtlopt.frontend._param_choices.string_choices`; a parameter read only as a
-        truth value: :func:`rtlopt.frontend._param_truths.truth_choices`)."""
+        (:func:`rtlopt.frontend._param_choices.string_choices`)."""
         from rtlopt.frontend._param_choices import string_choices
-        from rtlopt.frontend._param_truths import truth_choices
 
         out: dict[str, list[str]] = {}
-        name = self.design.target.name
         for p in self._roots(deps) if self.config.harness.parameter_probes > 0 else ():
             with self._probe_lock:
-                got = string_choices((self._ref, text), name, p)
-                if got is None:
-                    got = truth_choices((self._ref, text), name, p)
+                got = string_choices((self._ref, text), self.design.target.name, p)
             if got is not None:
                 out[p] = got
         return out
