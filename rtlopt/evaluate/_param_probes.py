@@ -23,8 +23,11 @@ if TYPE_CHECKING:
 
 __all__ = ["COMBINATIONS", "SPECIAL", "ProbeChoice"]
 
-#: At most this many probes combine parameters (pairs, then all together).
+#: At most this many probes combine parameters (all together, then pairs).
 COMBINATIONS = 6
+#: At most this many probes set every parameter to one value that each of them is probed at
+#: (``(P || Q || R || S) ? 1 : 0`` in a width differs only where all four are 0: round 113).
+COMMON = 4
 #: At most this many probes of a parameter of a target nothing instantiates at the values a
 #: constant expression of the candidate singles out (:meth:`ProbeChoice._special`).
 SPECIAL = 2
@@ -101,6 +104,7 @@ class ProbeChoice:
             return [], why
         chosen: list[Parameterization] = []
         firsts: dict[str, str] = {}
+        tried: dict[str, list[str]] = {}
         if not inst and k > 0 and deps.params:  # and past every new constant's value
             values = [*self._new_reach(text, values=True), *deps.numbers]
             reach += [n for n in values if 0 <= n and n + 2 <= PROBE_BEYOND_MAX]
@@ -148,8 +152,9 @@ class ProbeChoice:
             if suggested.get(p):  # where its value uses may differ
                 got += self._pick(p, suggested[p], len(suggested[p]), got)
             chosen += [pz for pz in got if pz not in chosen]
+            tried[p] = [dict(pz.values)[p] for pz in got]
         if not inst and len(firsts) >= 2:
-            chosen += [pz for pz in self._combined(firsts) if pz not in chosen]
+            chosen += [pz for pz in self._combined(firsts, tried) if pz not in chosen]
         if deps.params:
             log.info(
                 "%s: the change depends on %s; probes %s",
@@ -265,16 +270,22 @@ class ProbeChoice:
         got = self._pick(p, own, k)
         return got + self._pick(p, self._module_values(p), k, got)
 
-    def _combined(self, firsts: dict[str, str]) -> list[Parameterization]:
-        """Probes that set two parameters at once (each pair, at each one's first probe
-        value) and, for three or more, all of them: a change wrong only when several differ
-        from their defaults together shows there."""
+    def _combined(
+        self, firsts: dict[str, str], tried: dict[str, list[str]]
+    ) -> list[Parameterization]:
+        """Probes that set several parameters at once: all of them at each one's first probe
+        value, each pair so, and all of them at each value (up to :data:`COMMON`) that every
+        one of them is probed at (``tried``): a change wrong only when several differ from
+        their defaults together shows there."""
         names = list(firsts)
         sets = [{a: firsts[a], b: firsts[b]} for i, a in enumerate(names) for b in names[i + 1 :]]
-        if len(names) > 2:
-            sets.append(dict(firsts))
+        if len(names) > 2:  # first: with four or more, the pairs alone fill COMBINATIONS
+            sets.insert(0, dict(firsts))
+        sets = sets[:COMBINATIONS]
+        common = [v for v in tried.get(names[0], []) if all(v in tried.get(p, []) for p in names)]
+        sets += [dict.fromkeys(names, v) for v in common[:COMMON]]
         out: list[Parameterization] = []
-        for values in sets[:COMBINATIONS]:
+        for values in sets:
             pz = self._legal(values)
             if pz is not None and pz not in out:
                 out.append(pz)

@@ -215,11 +215,50 @@ def free_parameters(
     return apply_edits(raw, edits).decode("utf-8", "surrogateescape")
 
 
+#: Nodes whose every operand must be a constant: a declared range, a generate condition or
+#: loop, a part select's bounds.
+_CONSTANT = frozenset(
+    {"VariableDimension", "IfGenerate", "LoopGenerate", "CaseGenerate", "SimpleRangeSelect"}
+)
+#: Nodes with one operand that must be a constant (the attribute naming it): a replication's
+#: count, a size cast's size, an indexed part select's width.
+_CONSTANT_PART = {
+    "MultipleConcatenationExpression": "expression",
+    "CastExpression": "left",
+    "AscendingRangeSelect": "right",
+    "DescendingRangeSelect": "right",
+}
+_LOOPS = frozenset({"ForLoopStatement", "RepeatLoopStatement", "WhileLoopStatement"})
+
+
+def _start(node: Any) -> int:
+    return int(node.sourceRange.start.offset)
+
+
+def _constant_context(name: Any) -> bool:
+    """Whether the name ``name`` is read where a constant is needed (:data:`_CONSTANT`,
+    :data:`_CONSTANT_PART`, a loop's header): freed, it builds only where the other operands
+    fold it away (``(P || Q) ? 1 : 0`` in a range at P = 1: red-team round 113)."""
+    child, node = name, name.parent
+    while node is not None and node_kind(node) != "ModuleDeclaration":
+        kind = node_kind(node)
+        if kind in _CONSTANT:
+            return True
+        part = _CONSTANT_PART.get(kind)
+        if part is not None and _start(getattr(node, part)) == _start(child):
+            return True
+        if kind in _LOOPS and _start(node.statement) != _start(child):
+            return True
+        child, node = node, node.parent
+    return False
+
+
 def initial_constants(text: str, module: str, names: Sequence[str]) -> list[str]:
-    """The parameters of ``names`` an ``initial`` block of ``module`` reads, directly or
-    through the module's localparams: a proof needs a power-up value as a constant, so none
-    of them can be an input (serv's ``initial if (RESET_STRATEGY == "NONE") o_ibus_adr =
-    RESET_PC``: Yosys fails on the non-constant initial value)."""
+    """The parameters of ``names`` an ``initial`` block of ``module`` reads, or a width, a
+    range, a generate condition or another place that needs a constant
+    (:func:`_constant_context`), directly or through the module's localparams: a proof needs
+    them as constants, so none of them can be an input (serv's ``initial if (RESET_STRATEGY
+    == "NONE") o_ibus_adr = RESET_PC``: Yosys fails on the non-constant initial value)."""
     from pyslang import syntax
 
     tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
@@ -234,6 +273,8 @@ def initial_constants(text: str, module: str, names: Sequence[str]) -> list[str]
         kind = node_kind(n)
         if kind == "InitialBlock":
             reads |= _idents(n)
+        elif kind == "IdentifierName" and _constant_context(n):
+            reads.add(str(n.identifier.valueText))
         elif kind == "ParameterDeclaration":
             for d in n.declarators:
                 if node_kind(d) != "Comma":

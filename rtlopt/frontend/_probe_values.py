@@ -117,6 +117,10 @@ def around(
 def sizes(text: str, name: str) -> bool:
     """Whether ``text`` sizes something with parameter ``name`` (``[NAME-1:0]``,
     ``$clog2(NAME)``): then 0 is no configuration (zero register sets, an empty range) and is
-    not probed."""
+    not probed. Comments and strings are not read (a comment saying ``P - 1`` left a
+    parameter with no probe at all: red-team round 113)."""
+    from rtlopt.verilog import blank_comments
+
     n = re.escape(name)
-    return re.search(rf"(?<![\w$]){n}\s*-\s*1(?![\w])|\$clog2\s*\(\s*{n}\s*\)", text) is not None
+    code = blank_comments(text)
+    return re.search(rf"(?<![\w$]){n}\s*-\s*1(?![\w])|\$clog2\s*\(\s*{n}\s*\)", code) is not None

@@ -67,3 +67,24 @@ def test_a_parameter_an_initial_block_reads_cannot_be_an_input() -> None:
     text = text.replace("y = 1'b0;", "y = L;\n  localparam L = V;")
     assert initial_constants(REF, "m", ["MODE", "K"]) == ["MODE"]
     assert initial_constants(text, "m", ["MODE", "K"]) == ["MODE", "K"]  # K -> V -> L
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "wire [(P || K) ? 1 : 0 : 0] w = a;",
+        "generate if (P || K) begin : g end endgenerate",
+        "wire [7:0] w = {(P || K){a}};",
+        "wire [7:0] w = (P || K)'(a);",
+        "wire [1:0] w = a[0 +: (P || K) + 1];",
+        "localparam L = P || K; wire [L:0] w = a;",
+    ],
+    ids=["range", "generate-if", "replication", "size-cast", "part-width", "through-a-localparam"],
+)
+def test_a_parameter_read_where_a_constant_is_needed_is_not_freed(use: str) -> None:
+    # red-team round 113: freed at P = 1, `P || K` folds and K's read built
+    text = f"module m #(parameter P = 1, parameter K = 1) (input [7:0] a);\n  {use}\nendmodule\n"
+    assert initial_constants(text, "m", ["K"]) == ["K"]
+    value = "module m #(parameter K = 1) (input [7:0] a, output [7:0] y);\n"
+    value += "  assign y = a[K] ? 8'(K) : {2{a[3:0]}};\nendmodule\n"
+    assert initial_constants(value, "m", ["K"]) == []  # an index, a cast's operand: values
