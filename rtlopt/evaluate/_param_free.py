@@ -88,14 +88,14 @@ class FreeProof:
         them, in pairs), as (what the choice is called, the choice, the text), all integers
         first; None when it cannot take them as inputs."""
         from rtlopt.frontend._param_free import (
+            constant_reads,
             free_parameters,
-            initial_constants,
             kind_choices,
             new_errors,
         )
 
         name = self.design.target.name
-        if initial_constants(self._ref, name, names):
+        if constant_reads(self._ref, name, names):
             return None
         refs: list[tuple[str, dict[str, str], str]] = []
         for choice in kind_choices(self._ref, name, names):

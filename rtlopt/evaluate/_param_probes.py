@@ -282,7 +282,9 @@ class ProbeChoice:
         if len(names) > 2:  # first: with four or more, the pairs alone fill COMBINATIONS
             sets.insert(0, dict(firsts))
         sets = sets[:COMBINATIONS]
-        common = [v for v in tried.get(names[0], []) if all(v in tried.get(p, []) for p in names)]
+        common = [
+            v for v in tried.get(names[0], []) if all(v in tried.get(p, []) for p in names[1:])
+        ]
         sets += [dict.fromkeys(names, v) for v in common[:COMMON]]
         out: list[Parameterization] = []
         for values in sets:

@@ -36,7 +36,7 @@ __all__ = [
     "declarations",
     "elaborated_types",
     "free_parameters",
-    "initial_constants",
+    "constant_reads",
     "input_ports",
     "kind_choices",
     "new_errors",
@@ -231,10 +231,6 @@ _CONSTANT_PART = {
 _LOOPS = frozenset({"ForLoopStatement", "RepeatLoopStatement", "WhileLoopStatement"})
 
 
-def _start(node: Any) -> int:
-    return int(node.sourceRange.start.offset)
-
-
 def _constant_context(name: Any) -> bool:
     """Whether the name ``name`` is read where a constant is needed (:data:`_CONSTANT`,
     :data:`_CONSTANT_PART`, a loop's header): freed, it builds only where the other operands
@@ -245,15 +241,15 @@ def _constant_context(name: Any) -> bool:
         if kind in _CONSTANT:
             return True
         part = _CONSTANT_PART.get(kind)
-        if part is not None and _start(getattr(node, part)) == _start(child):
+        if part is not None and _node_span(getattr(node, part))[0] == _node_span(child)[0]:
             return True
-        if kind in _LOOPS and _start(node.statement) != _start(child):
+        if kind in _LOOPS and _node_span(node.statement)[0] != _node_span(child)[0]:
             return True
         child, node = node, node.parent
     return False
 
 
-def initial_constants(text: str, module: str, names: Sequence[str]) -> list[str]:
+def constant_reads(text: str, module: str, names: Sequence[str]) -> list[str]:
     """The parameters of ``names`` an ``initial`` block of ``module`` reads, or a width, a
     range, a generate condition or another place that needs a constant
     (:func:`_constant_context`), directly or through the module's localparams: a proof needs

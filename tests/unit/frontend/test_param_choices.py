@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rtlopt.frontend._param_choices import string_choices
-from rtlopt.frontend._param_free import initial_constants
+from rtlopt.frontend._param_free import constant_reads
 
 REF = (
     'module m #(parameter MODE = "MINI", parameter K = 3) (input clk, input a, output reg y);\n'
@@ -65,8 +65,8 @@ def test_a_use_only_the_candidate_makes_leaves_it_out() -> None:
 def test_a_parameter_an_initial_block_reads_cannot_be_an_input() -> None:
     text = REF.replace("parameter K = 3)", "parameter K = 3, parameter [0:0] V = K)")
     text = text.replace("y = 1'b0;", "y = L;\n  localparam L = V;")
-    assert initial_constants(REF, "m", ["MODE", "K"]) == ["MODE"]
-    assert initial_constants(text, "m", ["MODE", "K"]) == ["MODE", "K"]  # K -> V -> L
+    assert constant_reads(REF, "m", ["MODE", "K"]) == ["MODE"]
+    assert constant_reads(text, "m", ["MODE", "K"]) == ["MODE", "K"]  # K -> V -> L
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,7 @@ def test_a_parameter_an_initial_block_reads_cannot_be_an_input() -> None:
 def test_a_parameter_read_where_a_constant_is_needed_is_not_freed(use: str) -> None:
     # red-team round 113: freed at P = 1, `P || K` folds and K's read built
     text = f"module m #(parameter P = 1, parameter K = 1) (input [7:0] a);\n  {use}\nendmodule\n"
-    assert initial_constants(text, "m", ["K"]) == ["K"]
+    assert constant_reads(text, "m", ["K"]) == ["K"]
     value = "module m #(parameter K = 1) (input [7:0] a, output [7:0] y);\n"
     value += "  assign y = a[K] ? 8'(K) : {2{a[3:0]}};\nendmodule\n"
-    assert initial_constants(value, "m", ["K"]) == []  # an index, a cast's operand: values
+    assert constant_reads(value, "m", ["K"]) == []  # an index, a cast's operand: values
