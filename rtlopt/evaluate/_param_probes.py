@@ -179,12 +179,16 @@ class ProbeChoice:
 
         if inst or not deps.params:
             return "", []
+        ref, cand = freed or (self._ref, text)
         with self._probe_lock:
-            guards = new_guards(
-                *(freed or (self._ref, text)), self.design.target.name, frozenset(choices)
-            )
+            guards = new_guards(ref, cand, self.design.target.name, frozenset(choices))
+            # one the candidate drops singles values out as well (`(P ^ 5) == 12` at P = 9,
+            # `P == 3 && Q == 5`: red-team round 114): where the two differ, no probe may be
+            dropped = new_guards(cand, ref, self.design.target.name, frozenset(choices))
         if guards:
             return self._guarded(guards), []
+        if dropped:
+            return self._guarded(dropped, "the reference", "the candidate"), []
         leaks = self._new_leaks(text)
         if leaks:
             return self._leaked(leaks), []
@@ -294,14 +298,16 @@ class ProbeChoice:
         return out
 
     @staticmethod
-    def _guarded(guards: list[str]) -> str:
-        """Why a change that adds parameter guards is unchecked
+    def _guarded(
+        guards: list[str], who: str = "the candidate", other: str = "the reference"
+    ) -> str:
+        """Why a change that adds (or drops) parameter guards is unchecked
         (:mod:`rtlopt.frontend._param_guards`)."""
         first = min(guards, key=len)
         more = f" ({len(guards) - 1} more)" if len(guards) > 1 else ""
         return (
-            f"the candidate computes `{first}` from the module's parameters{more}, which the "
-            "reference does not; such a guard can single out values no probe tries, so the "
+            f"{who} computes `{first}` from the module's parameters{more}, which {other} "
+            "does not; such a guard can single out values no probe tries, so the "
             "change cannot be checked for every value of a module nothing in the repository "
             "instantiates (write the rewrite without it, or, if the module is only built with "
             'its defaults, set harness.unused_parameters = "defaults")'

@@ -99,7 +99,10 @@ def test_a_change_wrong_only_for_two_parameters_together_is_rejected(tmp_path: P
     # 60 s budget and turn the difference it finds into "did not finish"
     accepted, reason = _evaluate(tmp_path, "two_parameters_together", timeout=400.0)
     assert not accepted, reason
-    assert "a probe: W=" in reason and "K=" in reason, reason
+    # refuted by the pair's probe, or refused first: the candidate drops a guard of the
+    # reference's on the two (red-team round 114)
+    pair = "a probe: W=" in reason and "K=" in reason
+    assert pair or "the reference computes" in reason, reason
 
 
 def test_without_probes_a_parameter_dependent_change_is_unchecked(tmp_path: Path) -> None:

@@ -7,6 +7,9 @@
   P = 1, where the others fold away, and no probe set all four to 0 together: a candidate
   wrong only there was accepted. A parameter read where a constant is needed is not freed,
   and the parameters are also probed all at one value each of them is probed at.
+- Round 114: a guard of the reference's the candidate drops (`(P ^ 5) == 12`, `P == 3 && Q ==
+  5`, `f(P)`, `P ? 1 : 0` in a width) singles out values no probe tries as a new one does:
+  the change is refused as unchecked.
 """
 
 from __future__ import annotations
@@ -44,4 +47,22 @@ def test_a_value_only_a_joint_or_hidden_probe_reaches_is_refuted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, where: str
 ) -> None:
     rc, reason = module_verdict(tmp_path, monkeypatch, ref, _wire_dropped(ref))
-    assert rc == 1 and where in reason, reason
+    # refused first since round 114: the candidate drops the reference's guard on P
+    assert rc == 1 and ("the reference computes" in reason or where in reason), reason
+
+
+ROUND_114 = {
+    "xor": "  wire [((P ^ 5) == 12) ? 0 : 1 : 0] w = a;\n",
+    "pair": "  wire [(P == 3 && Q == 5) ? 0 : 1 : 0] w = a;\n",
+    "value-minus-one": "  wire [(P ? 1 : 0):0] w = a;\n  wire [7:0] z = 8'd3 + (P - 1);\n",
+}
+
+
+@pytest.mark.parametrize("body", list(ROUND_114.values()), ids=list(ROUND_114))
+def test_a_guard_of_the_reference_the_candidate_drops_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str
+) -> None:
+    head = "module m #(parameter P = 1, parameter Q = 1) (input [1:0] a, output [1:0] y);\n"
+    ref = head + body + "  assign y = w;\nendmodule\n"
+    rc, reason = module_verdict(tmp_path, monkeypatch, ref, head + "  assign y = a;\nendmodule\n")
+    assert rc == 1 and "the reference computes" in reason, reason
