@@ -104,8 +104,9 @@ _SESSION_PATH = os.environ.get("PATH")
 def _warm() -> None:
     """What every command computes once per process, computed here so that each child
     inherits it as a long-lived process would: the hash of rtlopt's own code, and the
-    version of each EDA tool on PATH (a memo keyed by the binary's path: a test pointing
-    ``PATH`` or ``RTLOPT_<TOOL>`` at other binaries gets them asked)."""
+    version of each EDA tool on PATH and of this interpreter's WebAssembly Yosys (a memo keyed
+    by the binary's path: a test pointing ``PATH`` or ``RTLOPT_<TOOL>`` at other binaries gets
+    them asked)."""
     from rtlopt.inputs import locate_tool
     from rtlopt.tools import _runner
 
@@ -119,6 +120,11 @@ def _warm() -> None:
         if path is not None and (name, path) not in _WARMED:
             _WARMED.add((name, path))
             _runner._version(name, path)
+    from rtlopt.eda import _slang
+
+    if tools and ("yowasp", "launcher") not in _WARMED and _slang._in_process_runtime():
+        _WARMED.add(("yowasp", "launcher"))
+        _slang._launcher_version()
     if ("rtlopt", "code") not in _WARMED:
         _WARMED.add(("rtlopt", "code"))
         from rtlopt.evaluate._cache import code_fingerprint

