@@ -18,7 +18,8 @@ from _fixture_repo import committed_repo, evaluate_text
 pytestmark = pytest.mark.tools
 
 HEAD = (
-    "module m #(parameter EN = 1) (input clk, input [3:0] a, input [3:0] b, output reg [3:0] y);\n"
+    "module m #(parameter EN = 1) (input clk, input [3:0] a, input [3:0] b, "
+    "output reg [3:0] y);\n"
 )
 REF = (
     HEAD + "  generate if (EN) begin : g\n"
