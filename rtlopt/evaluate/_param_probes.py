@@ -176,22 +176,15 @@ class ProbeChoice:
         on parameters whose values are not all probed, a new width leak, a number past what
         probes reach), or "", with the numbers only the candidate reaches."""
         from rtlopt.frontend._param_guards import new_guards
-        from rtlopt.frontend._param_truths import CLASSES as TRUTH_CLASSES
 
         if inst or not deps.params:
             return "", []
         ref, cand = freed or (self._ref, text)
-        # a string that only chooses is probed at every literal and one other value: its
-        # guards are checked. A truth-value read's classes (0, 1, x, a real) are probed where
-        # the reference builds with them, and slang builds none with x in a generate `if`
-        # where iverilog and Yosys take its `else` (`if (!P)` for `if (P)`: round 113), so a
-        # guard written on it stays refused
-        exempt = frozenset(p for p, v in choices.items() if tuple(v) != TRUTH_CLASSES)
         with self._probe_lock:
-            guards = new_guards(ref, cand, self.design.target.name, exempt)
+            guards = new_guards(ref, cand, self.design.target.name, frozenset(choices))
             # one the candidate drops singles values out as well (`(P ^ 5) == 12` at P = 9,
             # `P == 3 && Q == 5`: red-team round 114): where the two differ, no probe may be
-            dropped = new_guards(cand, ref, self.design.target.name, exempt)
+            dropped = new_guards(cand, ref, self.design.target.name, frozenset(choices))
         if guards:
             return self._guarded(guards), []
         if dropped:
@@ -404,18 +397,13 @@ class ProbeChoice:
     def _choices(self, deps: ParamDependence, text: str) -> dict[str, list[str]]:
         """The parameters of ``deps`` that only choose in both texts, each with the probe
         values covering every behaviour under it
-        (:func:`rtlopt.frontend._param_choices.string_choices`; a parameter read only as a
-        truth value: :func:`rtlopt.frontend._param_truths.truth_choices`)."""
+        (:func:`rtlopt.frontend._param_choices.string_choices`)."""
         from rtlopt.frontend._param_choices import string_choices
-        from rtlopt.frontend._param_truths import truth_choices
 
         out: dict[str, list[str]] = {}
-        name = self.design.target.name
         for p in self._roots(deps) if self.config.harness.parameter_probes > 0 else ():
             with self._probe_lock:
-                got = string_choices((self._ref, text), name, p)
-                if got is None:
-                    got = truth_choices((self._ref, text), name, p)
+                got = string_choices((self._ref, text), self.design.target.name, p)
             if got is not None:
                 out[p] = got
         return out
