@@ -1,0 +1,72 @@
+"""Round 116 (held out, `/work/notes/rt116/`), against a reduction of a parameter read only as a
+truth value to one probe per class (0, 1, 1'bx, 0.5; reverted): rtlopt's screen refuses the
+reference itself under an x-valued or real parameter (the tools read those differently), so
+the x and real probes were never legal, and the reduction skipped the split proof of value
+uses, which rejects these two (real tools): a generate ``if (P)`` rewritten ``P ? a : b``
+(x where the reference gives b, at P = 1'bx) or ``if (P ? (a[0] & ~a[0]) : (a[0] | ~a[0]))``
+with the branches swapped (a where the reference gives b, at P = 1'bx).
+
+Still accepted, open (STATUS "Open"; strict xfails): a freed untyped value parameter is proven
+free as integers and vectors only, so ``if (!P && (a[0] | ~a[0]))`` with swapped branches
+for ``if (P)`` (differs at P = 1'bx) and ``if (|P)`` for ``if (P)`` (does not build at P = 0.5)
+are accepted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _fixture_repo import committed_repo, evaluate_text
+
+pytestmark = pytest.mark.tools
+
+HEAD = "module lib #(parameter P = 1) (input [7:0] a, input [7:0] b, output {kind}[7:0] y);\n"
+GENERATE = (
+    HEAD.format(kind="")
+    + "  if (P) begin : g_a\n    assign y = a;\n  end else begin : g_b\n    assign y = b;\n"
+    "  end\nendmodule\n"
+)
+PROCEDURAL = (
+    HEAD.format(kind="reg ") + "  always_comb begin\n    if (P) y = a;\n    else y = b;\n  end\n"
+    "endmodule\n"
+)
+CASES = {
+    "generate-if-as-a-choice": (GENERATE, HEAD.format(kind="") + "  assign y = P ? a : b;\n"),
+    "generate-if-as-a-swapped-predicate": (
+        GENERATE,
+        HEAD.format(kind="logic ") + "  always_comb begin\n"
+        "    if (P ? (a[0] & ~a[0]) : (a[0] | ~a[0])) y = b;\n    else y = a;\n  end\n",
+    ),
+}
+OPEN = {
+    "swapped-under-a-negation-at-x": (
+        PROCEDURAL,
+        HEAD.format(kind="reg ") + "  always_comb begin\n"
+        "    if (!P && (a[0] | ~a[0])) y = b;\n    else y = a;\n  end\n",
+    ),
+    "a-reduction-on-a-real": (PROCEDURAL, PROCEDURAL.replace("if (P)", "if (|P)")),
+}
+
+
+def _rc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, cand: str) -> tuple[int, str]:
+    repo = committed_repo(tmp_path / "repo", {"lib.v": ref}, monkeypatch, tmp_path / "cache")
+    text = cand if cand.endswith("endmodule\n") else cand + "endmodule\n"
+    rc, out = evaluate_text(repo, "lib.v", text, tmp_path / "candidate")
+    return rc, str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_truth_value_rewrite_wrong_at_x_is_refused(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rc, reason = _rc(tmp_path, monkeypatch, *CASES[case])
+    assert rc == 1, reason
+
+
+@pytest.mark.xfail(strict=True, reason="open: x and real overrides of a freed parameter")
+@pytest.mark.parametrize("case", sorted(OPEN))
+def test_a_freed_parameter_rewrite_wrong_at_x_or_a_real_is_refused(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rc, _ = _rc(tmp_path, monkeypatch, *OPEN[case])
+    assert rc == 1
