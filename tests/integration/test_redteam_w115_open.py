@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text
+from _fixture_repo import module_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -52,7 +52,5 @@ CASES = {
 def test_a_change_wrong_at_a_value_no_check_reads_is_refused(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ref, cand = CASES[case]
-    repo = committed_repo(tmp_path / "repo", {"lib.v": ref}, monkeypatch, tmp_path / "cache")
-    rc, out = evaluate_text(repo, "lib.v", cand, tmp_path / "candidate")
-    assert rc == 1, out.get("candidate")
+    rc, reason = module_verdict(tmp_path, monkeypatch, *CASES[case])
+    assert rc == 1, reason

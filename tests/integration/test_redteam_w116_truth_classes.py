@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import committed_repo, evaluate_text
+from _fixture_repo import module_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -49,10 +49,8 @@ OPEN = {
 
 
 def _rc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, cand: str) -> tuple[int, str]:
-    repo = committed_repo(tmp_path / "repo", {"lib.v": ref}, monkeypatch, tmp_path / "cache")
     text = cand if cand.endswith("endmodule\n") else cand + "endmodule\n"
-    rc, out = evaluate_text(repo, "lib.v", text, tmp_path / "candidate")
-    return rc, str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
+    return module_verdict(tmp_path, monkeypatch, ref, text)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
