@@ -19,6 +19,15 @@ the variable of a generate loop whose header is constant), and a guard when it a
 parameter (a header or ``parameter`` declaration, a localparam computed from one, or the
 variable of a generate loop it bounds: ``g * g == 9801`` in a loop to W holds only where W >
 99, red-team round 104) and holds one of the operators above.
+
+Forms that single out values without such an operator count as well (red-team round 115): a
+bit-, part- or member select of a parameter (``W[11] * (1 - W[31])`` is 1 only where bit 11
+is set), a size or type cast (``8'(W - 1)`` wraps at W = 257), ``inside``, the items of a
+``case`` on a parameter (``case (W) 8, 4000:`` compares W with each), a localparam of a fixed
+type narrower than an integer computed from one (``localparam [7:0] MSB = W - 1`` wraps),
+and a comparison inside a generate loop's header other than the header's own expressions
+(``i = i + 1 + (W == 4000)``: only ``i < W`` and ``i = i + 1`` themselves are the loop's
+bound and step).
 """
 
 from __future__ import annotations
@@ -161,6 +170,108 @@ def _a_call(toks: list[Any], name: str) -> bool:
     return False
 
 
+def _header_spans(mod: Any) -> set[tuple[int, int]]:
+    """The spans of each generate loop's own header expressions (its start, bound and step):
+    the loop variable's range, no guard; what they hold is judged as any expression."""
+    return {
+        (int(e.sourceRange.start.offset), int(e.sourceRange.end.offset))
+        for n in _nodes(mod)
+        if node_kind(n) == "LoopGenerate"
+        for e in (n.initialExpr, n.stopExpr, n.iterationExpr)
+    }
+
+
+def _singles_out(toks: list[Any], varying: set[str]) -> bool:
+    """Whether the tokens select from a varying constant (``W[11]``, ``CFG.width``), cast
+    (``8'(W - 1)``: a cast's ``'`` before a parenthesis, not a fill literal ``'0``) or test
+    membership (``inside``)."""
+    for i, t in enumerate(toks):
+        if t.text in ("[", ".") and i > 0 and toks[i - 1].text in varying:
+            return True
+        if t.text == "'" and i + 1 < len(toks) and toks[i + 1].text == "(" and i > 0:
+            return True
+        if t.kind == "ident" and t.text == "inside":
+            return True
+    return False
+
+
+def _free_names(toks: list[Any], queried: set[int]) -> list[tuple[int, str]]:
+    """The names the tokens read (index, name): not an array query's argument, a cast's type
+    or size (``byte'(``), a member after ``.``, nor ``inside``."""
+    return [
+        (i, t.text)
+        for i, t in enumerate(toks)
+        if t.kind in ("ident", "escaped")
+        and i not in queried
+        and t.text != "inside"
+        and not (i + 1 < len(toks) and toks[i + 1].text == "'")
+        and not (i > 0 and toks[i - 1].text == ".")
+    ]
+
+
+def _case_guards(mod: Any, constant: Any) -> list[str]:
+    """Each item of a ``case`` (generate or procedural) on a varying constant, as the
+    comparison it makes: ``case (W) 8, 4000:`` compares W with 8 and with 4000."""
+    out: list[str] = []
+    for n in _nodes(mod):
+        kind = node_kind(n)
+        if kind not in ("CaseGenerate", "CaseStatement"):
+            continue
+        cond = n.condition if kind == "CaseGenerate" else n.expr
+        head = " ".join(t.text for t in _tokens(str(cond)))
+        if not constant(_tokens(str(cond))):
+            continue
+        for item in n.items:
+            if node_kind(item) != "StandardCaseItem":
+                continue
+            for e in item.expressions:
+                if node_kind(e) != "Comma":
+                    label = " ".join(t.text for t in _tokens(str(e)))
+                    out.append(f"case ( {head} ) {label}")
+    return out
+
+
+def _narrow(decl: Any) -> bool:
+    """Whether a parameter declaration's type is a fixed one narrower than an integer (a
+    packed range other than a literal one of 32 bits or more, ``bit``, ``logic``, ``reg``,
+    ``byte``, ``shortint``), so that a value computed into it wraps."""
+    kind = node_kind(decl.type)
+    dims = [d for d in getattr(decl.type, "dimensions", None) or () if node_kind(d)]
+    if kind in ("BitType", "LogicType", "RegType") and not dims:
+        return True
+    if kind in ("ByteType", "ShortIntType"):
+        return True
+    if not dims:
+        return False
+    if len(dims) == 1:
+        nums = [t for t in _tokens(str(dims[0])) if t.kind != "op"]
+        if len(nums) == 2 and all(t.kind == "number" and t.text.isdigit() for t in nums):
+            return abs(int(nums[0].text) - int(nums[1].text)) + 1 < 32
+    return True
+
+
+def _narrowed(mod: Any, varying: set[str], exempt: frozenset[str]) -> list[str]:
+    """Each localparam of a narrow fixed type (:func:`_narrow`) computed from a varying
+    constant, as its declaration."""
+    out: list[str] = []
+    for n in _nodes(mod):
+        if node_kind(n) != "ParameterDeclaration":
+            continue
+        if str(getattr(n.keyword, "valueText", "") or "") != "localparam" or not _narrow(n):
+            continue
+        for d in n.declarators:
+            init = getattr(d, "initializer", None) if node_kind(d) != "Comma" else None
+            if init is None:
+                continue
+            toks = _tokens(str(init.expr))
+            if any(t.text in varying - exempt for t in toks if t.kind in ("ident", "escaped")):
+                kind = " ".join(t.text for t in _tokens(str(n.type)))
+                out.append(
+                    f"localparam {kind} {d.name.valueText} = " + " ".join(t.text for t in toks)
+                )
+    return out
+
+
 def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> list[str] | None:
     """The guards of ``module`` in ``text`` (module docstring) by their tokens, first seen
     first; None when the text does not parse or holds no such module. A guard whose varying
@@ -170,26 +281,12 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
         return None
     tree, mod = parsed
     names, varying, reals = _parameters(mod)
-    headers = [
-        (int(e.sourceRange.start.offset), int(e.sourceRange.end.offset))
-        for n in _nodes(mod)
-        if node_kind(n) == "LoopGenerate"
-        for e in (n.initialExpr, n.stopExpr, n.iterationExpr)
-    ]
-    out: list[str] = []
-    for n in _nodes(mod):
-        if not node_kind(n).endswith("Expression"):
-            continue
-        at = int(n.sourceRange.start.offset)
-        if any(a <= at < b for a, b in headers):
-            continue  # a generate loop's own bound: the variable's range, no guard
-        toks = _tokens(str(n))
+    headers = _header_spans(mod)
+
+    def constant(toks: list[Any]) -> bool:
+        """Whether the tokens are a constant that varies with a parameter not exempt."""
         queried = _query_arguments(toks)
-        idents = [
-            (i, t.text)
-            for i, t in enumerate(toks)
-            if t.kind in ("ident", "escaped") and i not in queried
-        ]
+        idents = _free_names(toks, queried)
         calls = {i for i, _ in idents if i + 1 < len(toks) and toks[i + 1].text == "("}
         if any(
             name not in names
@@ -197,14 +294,34 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
             if i not in calls
             and not (i > 0 and toks[i - 1].end == toks[i].start and toks[i - 1].kind == "number")
         ):
-            continue  # a signal, genvar or function argument: not constant
-        if not queried and not any(name in varying - exempt for _, name in idents):
+            return False  # a signal, genvar or function argument: not constant
+        return bool(queried) or any(name in varying - exempt for _, name in idents)
+
+    out: list[str] = []
+    for n in _nodes(mod):
+        kind = node_kind(n)
+        if not (kind.endswith("Expression") or kind == "IdentifierSelectName"):
             continue
+        if (int(n.sourceRange.start.offset), int(n.sourceRange.end.offset)) in headers:
+            continue  # a generate loop's own start, bound or step: the variable's range
+        toks = _tokens(str(n))
+        if not constant(toks):
+            continue
+        idents = _free_names(toks, _query_arguments(toks))
+        calls = {i for i, _ in idents if i + 1 < len(toks) and toks[i + 1].text == "("}
         ops = {t.text for t in toks if t.kind == "op"} & _OPS
         user_calls = [toks[i].text for i in calls if toks[i].text not in _BENIGN | _QUERIES]
         real = _real(toks) or any(name in reals for _, name in idents)
-        if ops or user_calls or real or _a_call(toks, "$clog2"):
+        if (
+            ops
+            or user_calls
+            or real
+            or _a_call(toks, "$clog2")
+            or _singles_out(toks, varying - exempt)
+        ):
             out.append(" ".join(t.text for t in toks))
+    out += _case_guards(mod, constant)
+    out += _narrowed(mod, varying, exempt)
     del tree  # the tree owns its nodes: released only after the last one is read
     return list(dict.fromkeys(out))
 

@@ -1,7 +1,6 @@
 """Round 115 (held out, `/work/notes/rt115/`, against 61328d18): parameter values that reach a
-module nothing instantiates through forms the guard and width checks do not read. Open (STATUS
-"Open"): each is accepted today and written as a strict xfail, one per class, so that the fix
-turns it into a pass (real tools).
+module nothing instantiates through forms the guard check did not read; each was accepted on
+61328d18 and is refused now as a new guard the probes cannot check (real tools).
 
 - a bit-select of a parameter in a localparam used as a width (`W[11] * (1 - W[31])`: wrong at
   W = 2048; no operator of the guard list);
@@ -45,12 +44,10 @@ CASES = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="open: round 115, a parameter value no check reads"
-)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_change_wrong_at_a_value_no_check_reads_is_refused(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rc, reason = module_verdict(tmp_path, monkeypatch, *CASES[case])
     assert rc == 1, reason
+    assert "guard" in reason, reason
