@@ -78,9 +78,38 @@ class FreeProof:
                 f"{', '.join(untyped)} free as integers and as vectors of up to {width} bits"
             )
         verdict = self._prove_freed(text, freed, refs, width, deadline, scope)
+        real = "" if verdict is not None else self._real_read(text, untyped)
+        if real:  # proven for integers and vectors (a refutation names its value first)
+            scope.notes.append(f"{', '.join(untyped)}: a real override not covered")
+            verdict = (Stage.FORMAL, real, None)
         first = refs[0][1]
         cand = free_parameters(text, self.design.target.name, freed, first, width, self.design)
         return verdict, (refs[0][2], cand) if cand is not None else None
+
+    def _real_read(self, text: str, untyped: list[str]) -> str:
+        """Why the change is unchecked for a real override of a freed untyped parameter
+        (:mod:`rtlopt.frontend._param_reals`): the texts read it otherwise than all as truth
+        values or all rounded, and the reference builds with a real in its place; or ""."""
+        from rtlopt.frontend._param_reals import ROUNDING, TRUTH, real_reads, takes_a_real
+
+        name = self.design.target.name
+        ref, cand = real_reads(self._ref, name, untyped), real_reads(text, name, untyped)
+        for p in untyped:
+            kinds = (ref or {}).get(p, set()) | (cand or {}).get(p, {"unread"})
+            if kinds <= {TRUTH} or kinds <= {ROUNDING}:
+                continue
+            if takes_a_real(self._ref, name, p, self.design):
+                return (
+                    f"unchecked for parameters: {p} is untyped and the reference builds with "
+                    f"a real value of it ({p} = 0.5), which the proof with {p} free does not "
+                    f"cover (it proves integer and vector values), and the texts read {p} "
+                    "otherwise than all as conditions or all as whole assigned values, where "
+                    "a real acts as no integer does (if the module is only built with "
+                    "integer values, type the parameter in the repository; if only with its "
+                    "defaults, set "
+                    'harness.unused_parameters = "defaults")'
+                )
+        return ""
 
     def _refs(self, names: list[str], width: int) -> list[tuple[str, dict[str, str], str]] | None:
         """The reference with ``names`` inputs, once per choice of kinds of the untyped ones
@@ -142,12 +171,15 @@ class FreeProof:
     ) -> tuple[Stage, str, EvalResult | None] | None:
         """The candidate, freed as the reference is, proven against it once per choice of
         kinds."""
-        from rtlopt.frontend._param_free import free_parameters
+        from rtlopt.frontend._param_free import four_state, free_parameters
 
         label = ", ".join(freed)
         one = len(freed) == 1
+        # an override may give a 4-state one x or z bits (`#(.P(1'bx))`: `if (P)` takes its
+        # else, `!P && q` is x; red-team round 116): the proofs feed them x too
+        x_fed = tuple(four_state(self._ref, self.design.target.name, freed))
         for i, (kinds, choice, ref) in enumerate(refs):
-            sub = self._freed(label, ref, proof=True, kind=f"k{i}")
+            sub = self._freed(label, ref, proof=True, kind=f"k{i}", x_fed=x_fed)
             cand = free_parameters(text, self.design.target.name, freed, choice, width, self.design)
             if cand is None:
                 return (Stage.FORMAL, self._not_free(label), None)
@@ -272,14 +304,19 @@ class FreeProof:
             log.info("parameter %s not freed: %s", p, res.reason)
         return res.accepted
 
-    def _freed(self, p: str, ref: str, *, proof: bool, kind: str = "integer") -> Any:
+    def _freed(
+        self, p: str, ref: str, *, proof: bool, kind: str = "integer", x_fed: tuple[str, ...] = ()
+    ) -> Any:
         """The evaluator of the reference with ``p`` (names joined by ", ") inputs (``proof``
-        False: without the formal check, judging the stated power-up values)."""
+        False: without the formal check, judging the stated power-up values); ``x_fed``: those
+        of them the proofs feed x (:attr:`rtlopt.frontend.model.Design.x_fed`)."""
         tag = p.replace(", ", "-")
         folder = self.workdir / "parameters" / f"free-{tag}-{kind}-{int(proof)}"
         folder.mkdir(parents=True, exist_ok=True)
         with self._probe_lock:
-            design = design_with_target_text(self.design, ref, folder, parameter_check=self.workdir)
+            design = design_with_target_text(
+                self.design, ref, folder, parameter_check=self.workdir, x_fed=x_fed
+            )
         c = self.config
         formal, harness = c.formal, c.harness
         if not proof:

@@ -330,8 +330,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *branched]))
         c.x_z, c.x_source = True, c.x_source or where
     ports = s.design.parameter_check
-    if ports is not None:  # a parameter made an input is the proof's: no instance feeds it
-        c.x_inputs = tuple(p for p in c.x_inputs if p in ports)
+    _parameter_inputs(s, c)
     if c.x_inputs:
         log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
         # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
@@ -345,6 +344,19 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     if ports is not None or s.config.harness.parameterizations:
         return other_parameters(s.design)
     return _other_parameters(s, [*found, *tb.found]) or other_parameters(s.design)
+
+
+def _parameter_inputs(s: EvalSetup, c: Candidate) -> None:
+    """In a parameter check's copy, the x-fed inputs the repository's own target has (a
+    parameter made an input is the proof's: no instance feeds it), and the inputs standing
+    for 4-state parameters, which an override may give x or z bits (red-team round 116)."""
+    ports, fed = s.design.parameter_check, s.design.x_fed
+    if ports is not None:
+        c.x_inputs = tuple(p for p in c.x_inputs if p in ports)
+    if fed:
+        c.x_powerup_only, c.x_z = False, True
+        c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *fed]))
+        c.x_source = c.x_source or f"an override with x bits of parameter {', '.join(fed)}"
 
 
 def _other_parameters(s: EvalSetup, found: list[OpenInput]) -> str:

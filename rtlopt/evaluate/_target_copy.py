@@ -18,11 +18,13 @@ def design_with_target_text(
     prelude: tuple[Path, ...] = (),
     *,
     parameter_check: Path | None = None,
+    x_fed: tuple[str, ...] = (),
 ) -> Design:
     """``design`` with its target's file replaced by ``text`` (written into ``folder``; the
     original folder still searched for includes) and ``prelude`` read before everything;
     ``parameter_check``: built by a parameter check of ``design`` whose evaluation's scratch
-    root it is (:attr:`Design.parameter_check`, :attr:`Design.origin`)."""
+    root it is (:attr:`Design.parameter_check`, :attr:`Design.origin`); ``x_fed``: its inputs
+    standing for 4-state parameters, fed x by the proofs (:attr:`Design.x_fed`)."""
     from rtlopt.frontend import parse_text
     from rtlopt.frontend.model import Origin
 
@@ -56,4 +58,5 @@ def design_with_target_text(
             if d.origin is not None or parameter_check is None
             else Origin(d, parameter_check)
         ),
+        x_fed=x_fed,
     )

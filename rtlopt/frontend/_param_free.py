@@ -35,6 +35,7 @@ __all__ = [
     "apply_edits",
     "declarations",
     "elaborated_types",
+    "four_state",
     "free_parameters",
     "constant_reads",
     "input_ports",
@@ -139,6 +140,28 @@ def unprobed(text: str, module: str, names: Sequence[str]) -> list[str]:
 
 
 _UNPROBED = frozenset({"real", "shortreal", "realtime", "string"})
+#: Types whose bits are 0 or 1 only: an override with x bits reads as 0 there.
+_TWO_STATE = frozenset({"bit", "int", "byte", "shortint", "longint"})
+
+
+def four_state(text: str, module: str, names: Sequence[str]) -> list[str]:
+    """The parameters of ``names`` an override can give x or z bits (``#(.P(1'bx))``):
+    untyped ones, and those of a 4-state type (``integer``, ``logic``, ``reg``, a range)."""
+    from pyslang import syntax
+
+    tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
+    mod = _module(tree.root, module)
+    out = []
+    for decl in declarations(mod) if mod is not None else ():
+        written = " ".join(str(decl.type).split())
+        if written.split(" ")[0] in _TWO_STATE | _UNPROBED:
+            continue
+        for d in decl.declarators:
+            name = str(getattr(getattr(d, "name", None), "valueText", ""))
+            if node_kind(d) != "Comma" and name in names:
+                out.append(name)
+    del tree
+    return out
 
 
 def port_type(decl: Any, kind: str = "integer", width: int = 64) -> str | None:

@@ -162,6 +162,9 @@ class Design:
             it feeds x, the testbenches and texts reaching it) read the repository as it
             is, once for all its checks (the copy's changed defaults reach no instance
             that sets its own values, and each configuration is proven in its own copy).
+        x_fed: For such a design: inputs that stand for parameters of a 4-state type made
+            inputs (an override may give them x bits, ``#(.P(1'bx))``): the proofs feed them
+            x as the repository's x-fed inputs are (the x-faithfulness proof).
     """
 
     root: Path
@@ -172,6 +175,7 @@ class Design:
     submodules: tuple[str, ...] = ()
     parameter_check: tuple[str, ...] | None = None
     origin: Origin | None = None
+    x_fed: tuple[str, ...] = ()
 
     @property
     def include_dirs(self) -> tuple[Path, ...]:

@@ -100,9 +100,11 @@ def test_a_change_wrong_only_for_two_parameters_together_is_rejected(tmp_path: P
     accepted, reason = _evaluate(tmp_path, "two_parameters_together", timeout=400.0)
     assert not accepted, reason
     # refuted by the pair's probe, or refused first: the candidate drops a guard of the
-    # reference's on the two (red-team round 114)
+    # reference's on the two (red-team round 114), or K, untyped and proven free for every
+    # integer, reads otherwise than a real override allows (round 116)
     pair = "a probe: W=" in reason and "K=" in reason
-    assert pair or "the reference computes" in reason, reason
+    says = ("the reference computes", "a real value of it")
+    assert pair or any(w in reason for w in says), reason
 
 
 def test_without_probes_a_parameter_dependent_change_is_unchecked(tmp_path: Path) -> None:

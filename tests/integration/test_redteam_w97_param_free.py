@@ -50,8 +50,14 @@ def test_a_guard_on_signals_at_a_value_no_probe_tries_is_refuted(
     reason = str(out.get("candidate", {}).get("reason", ""))  # type: ignore[union-attr]
     assert rc == 1 and "with parameter K free" in reason, reason
     assert "K=00000000000000000000001100011001" in reason, reason  # 793
-    # the same rewrite without the guard is proven for every K
+    # the same rewrite without the guard is proven for every integer K, and unchecked for a
+    # real override of the untyped K (round 116); with K an int, accepted
     rc, out = evaluate_text(repo, "m.v", GUARDED.replace("(a == 8'd200", "(1'b0 && a == 8'd200"))
+    assert rc == 1 and "a real value of it" in str(out.get("candidate")), out
+    typed = {"m.v": REF.replace("parameter K", "parameter int K")}
+    repo = committed_repo(tmp_path / "typed", typed, monkeypatch, tmp_path / "cache")
+    cand = GUARDED.replace("parameter K", "parameter int K")
+    rc, out = evaluate_text(repo, "m.v", cand.replace("(a == 8'd200", "(1'b0 && a == 8'd200"))
     assert rc == 0 and "every value of K" in str(out.get("scope")), out
 
 
