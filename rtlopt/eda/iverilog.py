@@ -217,6 +217,30 @@ def preprocess_argv(
     return argv
 
 
+#: Bytes that make ``iverilog -E`` change a file: the directive mark (every directive and
+#: macro use starts with it), a carriage return (dropped) and NUL.
+_PREPROCESSED_BYTES = (b"`", b"\r", b"\0")
+
+
+def verbatim_preprocessed(files: Sequence[Path]) -> bytes | None:
+    """What ``iverilog -E`` writes for ``files`` when it is known without running it: a file
+    with no directive mark, carriage return or NUL byte is copied byte for byte, and files are
+    concatenated with nothing between them (no line break added after a last line without
+    one); None when a file holds one of those bytes or cannot be read, so the preprocessor
+    runs. Include folders and defines change nothing where no file names a directive
+    (tests/integration/test_verbatim_preprocessing.py compares it with the tool's output)."""
+    parts: list[bytes] = []
+    for f in files:
+        try:
+            data = Path(f).read_bytes()
+        except OSError:
+            return None
+        if any(b in data for b in _PREPROCESSED_BYTES):
+            return None
+        parts.append(data)
+    return b"".join(parts)
+
+
 def run_vvp(
     vvp_file: Path, workdir: Path, *, limits: Limits, log_name: str, proc: bool = True
 ) -> ToolRun:

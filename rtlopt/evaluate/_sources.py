@@ -274,12 +274,14 @@ def _preprocessor_reads(files: Sequence[Path], design: Design, timeout: float) -
     """The files ``iverilog -E`` opens for ``files`` (None when it fails)."""
     import tempfile
 
-    from rtlopt.eda.iverilog import preprocess_argv
+    from rtlopt.eda.iverilog import preprocess_argv, verbatim_preprocessed
     from rtlopt.errors import RtloptError
     from rtlopt.tools import Limits, argv_path, require_tool, run_tool
 
     if not files:
         return set()
+    if verbatim_preprocessed(files) is not None:  # no directive: it opens the files alone
+        return {Path(f) for f in files}
     with tempfile.TemporaryDirectory(prefix="rtlopt-deps-") as tmp:
         cwd = Path(tmp)
         deps = cwd / "deps.txt"
