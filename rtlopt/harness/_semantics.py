@@ -20,6 +20,7 @@ line and column, so tool messages still point into the user's text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
@@ -508,6 +509,13 @@ def incomplete_event_controls(text: str) -> list[EventProblem]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _reference_events(reference: str) -> tuple[EventProblem, ...]:
+    """:func:`incomplete_event_controls` of a reference, read once per process (every
+    candidate and probe is screened against the same text)."""
+    return tuple(incomplete_event_controls(reference))
+
+
 def event_violations(candidate: str, reference: str) -> list[str]:
     """Screening messages for the candidate's incomplete event lists, and for the reference's
     own (the target's text): a block the simulator updates only on its listed signals is
@@ -515,7 +523,7 @@ def event_violations(candidate: str, reference: str) -> list[str]:
     completes the list, is proven while every simulation of the repository changes (round
     73). A candidate other than the reference's own text is refused there."""
     try:
-        problems = incomplete_event_controls(reference)
+        problems = list(_reference_events(reference))
     except Exception:  # noqa: BLE001 - a reference pyslang cannot read has no known problems
         problems = []
     if problems and candidate.strip() != reference.strip():
