@@ -183,8 +183,11 @@ def _header_spans(mod: Any) -> set[tuple[int, int]]:
 
 def _singles_out(toks: list[Any], varying: set[str]) -> bool:
     """Whether the tokens select from a varying constant (``W[11]``, ``CFG.width``), cast
-    (``8'(W - 1)``: a cast's ``'`` before a parenthesis, not a fill literal ``'0``) or test
-    membership (``inside``)."""
+    (``8'(W - 1)``: a cast's ``'`` before a parenthesis, not a fill literal ``'0``), test
+    membership (``inside``) or query a parameter's type (``$bits(W)``: an untyped one's is
+    the overriding value's, 32 for ``8``, 16 for ``16'd8``)."""
+    if any(toks[i].text in varying for i in _query_arguments(toks)):
+        return True
     for i, t in enumerate(toks):
         if t.text in ("[", ".") and i > 0 and toks[i - 1].text in varying:
             return True

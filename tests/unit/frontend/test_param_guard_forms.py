@@ -38,8 +38,12 @@ def _body(text: str) -> str:
             "case ( W ) 4000",
         ),
         (LOOP.format(step="i = i + 1 + (W == 4000)"), "W == 4000"),
+        (_body("  assign y = a + b[$bits(W) - 25:0];\n"), "$bits ( W )"),
     ],
-    ids=["bit-select", "part-select", "size-cast", "packed-8", "byte", "logic", "case", "header"],
+    ids=[
+        *("bit-select", "part-select", "size-cast", "packed-8", "byte", "logic", "case"),
+        *("header", "type-query"),
+    ],
 )
 def test_a_form_that_singles_out_values_is_a_new_guard(cand: str, guard: str) -> None:
     ref = SUM if "genvar" not in cand else LOOP.format(step="i = i + 1")
@@ -56,9 +60,13 @@ def test_a_form_that_singles_out_values_is_a_new_guard(cand: str, guard: str) ->
         _body("  localparam M = W - 1;\n  assign y = a + b[M:0];\n"),
         _body("  wire [W-1:0] z = '0;\n  assign y = a + b + z;\n"),
         _body("  assign y = {W{1'b0}} | (a + b);\n"),
+        _body("  localparam N = $bits(a);\n  assign y = a + b[N - 1:0];\n"),
         LOOP.format(step="i++").replace("assign y[i] = a[i] ^ b[i]", "assign y[i] = a[i] + b[i]"),
     ],
-    ids=["packed-32", "integer", "untyped", "fill-literal", "replication", "loop-header"],
+    ids=[
+        *("packed-32", "integer", "untyped", "fill-literal", "replication", "loop-header"),
+        "a-signals-width",
+    ],
 )
 def test_ordinary_widths_and_headers_are_no_guards(cand: str) -> None:
     ref = SUM if "genvar" not in cand else LOOP.format(step="i = i + 1")
