@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rtlopt.frontend._param_deps import _module
+from rtlopt.frontend._param_guards import _nodes
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -82,17 +83,9 @@ def real_reads(text: str, module: str, names: Sequence[str]) -> dict[str, set[st
         return None
     wanted = set(names)
     out: dict[str, set[str]] = {n: set() for n in names}
-    stack = [mod]
-    while stack:
-        n = stack.pop()
+    for n in _nodes(mod):
         if node_kind(n) == "IdentifierName" and str(n.identifier.valueText) in wanted:
             out[str(n.identifier.valueText)].add(_kind_of(n))
-            continue
-        try:
-            children = list(n)
-        except TypeError:
-            continue
-        stack.extend(c for c in children if c is not None and node_kind(c))
     del tree
     return out
 
