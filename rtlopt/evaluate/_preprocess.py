@@ -193,15 +193,22 @@ class UnitText:
         return d.closure, self._run([*d.prelude, *d.closure], wd)
 
     def _preprocess(self, files: Sequence[Path], wd: Path) -> tuple[str, list[str]]:
-        from rtlopt.eda.iverilog import preprocess_argv, verbatim_preprocessed
+        from rtlopt.eda._known_preprocess import known_output
+        from rtlopt.eda.iverilog import preprocess_argv
         from rtlopt.tools import Limits, raise_if_crashed, require_tool, run_tool
 
         wd.mkdir(parents=True, exist_ok=True)
         out = wd / "pre.v"
         d = self.design
-        known = verbatim_preprocessed(files)
-        if known is not None:  # the preprocessor's own output, without a run
-            out.write_bytes(known)
+        known = known_output(
+            require_tool("iverilog"),
+            files,
+            include_dirs=d.include_dirs,
+            defines=d.defines,
+            timeout=self.timeout,
+        )
+        if known is not None:  # the preprocessor's own output, without a run over them
+            out.write_bytes(known[0])
             return plain_case_qualifiers(out.read_text(errors="replace")), []
         argv = preprocess_argv(
             require_tool("iverilog"),

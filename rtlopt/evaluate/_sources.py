@@ -274,14 +274,25 @@ def _preprocessor_reads(files: Sequence[Path], design: Design, timeout: float) -
     """The files ``iverilog -E`` opens for ``files`` (None when it fails)."""
     import tempfile
 
-    from rtlopt.eda.iverilog import preprocess_argv, verbatim_preprocessed
+    from rtlopt.eda._known_preprocess import known_output
+    from rtlopt.eda.iverilog import preprocess_argv
     from rtlopt.errors import RtloptError
     from rtlopt.tools import Limits, argv_path, require_tool, run_tool
 
     if not files:
         return set()
-    if verbatim_preprocessed(files) is not None:  # no directive: it opens the files alone
-        return {Path(f) for f in files}
+    try:
+        known = known_output(
+            require_tool("iverilog"),
+            files,
+            include_dirs=design.include_dirs,
+            defines=design.defines,
+            timeout=timeout,
+        )
+    except RtloptError:
+        known = None
+    if known is not None:  # the files it opens, without a run over them all
+        return set(known[1])
     with tempfile.TemporaryDirectory(prefix="rtlopt-deps-") as tmp:
         cwd = Path(tmp)
         deps = cwd / "deps.txt"
