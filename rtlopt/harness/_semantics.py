@@ -11,11 +11,9 @@
 * **Event controls.** Synthesis, the formal check and the slang view ignore an ``always``
   block's level-sensitive event list: ``always @(a) y = a + b;`` becomes combinational there,
   while a simulator updates ``y`` only when ``a`` changes. A candidate whose explicit event
-  list misses a signal its block reads is rejected (:func:`incomplete_event_controls`), on the
-  Verilog and the SystemVerilog path alike.
+  list misses a signal its block reads is rejected (:func:`incomplete_event_controls`).
 
-Both work on the syntax tree (pyslang), not on names or patterns; blanked text keeps every
-line and column, so tool messages still point into the user's text.
+Both read the syntax tree (pyslang); blanked text keeps every line and column.
 """
 
 from __future__ import annotations
@@ -511,8 +509,7 @@ def incomplete_event_controls(text: str) -> list[EventProblem]:
 
 @functools.lru_cache(maxsize=16)
 def _reference_events(reference: str) -> tuple[EventProblem, ...]:
-    """:func:`incomplete_event_controls` of a reference, read once per process (every
-    candidate and probe is screened against the same text)."""
+    """:func:`incomplete_event_controls` of a reference, once per process."""
     return tuple(incomplete_event_controls(reference))
 
 
