@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rtlopt.frontend._slang import node_kind, preprocessor
+from rtlopt.frontend._slang import compilation_options, node_kind, preprocessor
 from rtlopt.frontend.model import Design
 
 __all__ = ["FieldConstant", "compare_constants"]
@@ -413,7 +413,7 @@ def _compare_constants(design: Design) -> tuple[FieldConstant, ...]:
 
     t = design.target
     sm, popts = preprocessor(design.include_dirs, design.defines)
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {t.name}
     bag = pyslang.Bag([popts, copts])
     comp = ast.Compilation(bag)

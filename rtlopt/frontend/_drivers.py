@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rtlopt.frontend._slang import preprocessor
+from rtlopt.frontend._slang import compilation_options, preprocessor
 from rtlopt.frontend.model import SourceSet
 
 __all__ = ["driven_inputs"]
@@ -35,7 +35,7 @@ def driven_inputs(text: str, top: str, sources: SourceSet | None = None) -> list
         tree = syntax.SyntaxTree.fromBuffers(bufs, sm, bag)
     except Exception:  # pyslang raises plain exceptions for unreadable files
         return []
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {top}
     comp = ast.Compilation(pyslang.Bag([popts, copts]))
     comp.addSyntaxTree(tree)

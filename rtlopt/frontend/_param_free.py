@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rtlopt.frontend._param_deps import _module
-from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._slang import compilation_options, node_kind
 from rtlopt.frontend.model import Design
 
 __all__ = [
@@ -387,7 +387,7 @@ def elaborated_types(
     if design is not None:
         sm, po = preprocessor(design.include_dirs, design.defines)
         popts.append(po)
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {module}
     bag = pyslang.Bag([*popts, copts])
     src = out.decode("latin-1")

@@ -235,9 +235,9 @@ def _case_guards(mod: Any, constant: Any) -> list[str]:
 
 
 def _narrow(decl: Any) -> bool:
-    """Whether a parameter declaration's type is a fixed one narrower than an integer (a
-    packed range other than a literal one of 32 bits or more, ``bit``, ``logic``, ``reg``,
-    ``byte``, ``shortint``), so that a value computed into it wraps."""
+    """Whether a declaration's type is a fixed one narrower than an integer (a packed range
+    other than a literal one of 32 bits or more, ``bit``, ``logic``, ``reg``, ``byte``,
+    ``shortint``, a net of no range), so that a value computed into it wraps."""
     kind = node_kind(decl.type)
     dims = [d for d in getattr(decl.type, "dimensions", None) or () if node_kind(d)]
     if kind in ("BitType", "LogicType", "RegType") and not dims:
@@ -245,7 +245,7 @@ def _narrow(decl: Any) -> bool:
     if kind in ("ByteType", "ShortIntType"):
         return True
     if not dims:
-        return False
+        return node_kind(decl) == "NetDeclaration" and kind == "ImplicitType"
     if len(dims) == 1:
         nums = [t for t in _tokens(str(dims[0])) if t.kind != "op"]
         if len(nums) == 2 and all(t.kind == "number" and t.text.isdigit() for t in nums):
@@ -253,25 +253,34 @@ def _narrow(decl: Any) -> bool:
     return True
 
 
-def _narrowed(mod: Any, varying: set[str], exempt: frozenset[str]) -> list[str]:
-    """Each localparam of a narrow fixed type (:func:`_narrow`) computed from a varying
-    constant, as its declaration."""
+_HOLDERS = frozenset({"ParameterDeclaration", "NetDeclaration", "DataDeclaration"})
+
+
+def _narrowed(mod: Any, names: set[str], varying: set[str], exempt: frozenset[str]) -> list[str]:
+    """Each localparam, net or variable of a narrow fixed type (:func:`_narrow`) declared
+    with a constant computed from a varying one (``wire [11:0] k = W`` holds W only below
+    4096: red-team round 117), as its declaration."""
     out: list[str] = []
     for n in _nodes(mod):
-        if node_kind(n) != "ParameterDeclaration":
+        kind = node_kind(n)
+        if kind not in _HOLDERS or not _narrow(n):
             continue
-        if str(getattr(n.keyword, "valueText", "") or "") != "localparam" or not _narrow(n):
+        keyword = getattr(n, "netType", None) or getattr(n, "keyword", None)
+        word = str(getattr(keyword, "valueText", "") or "")
+        if kind == "ParameterDeclaration" and word != "localparam":
             continue
         for d in n.declarators:
             init = getattr(d, "initializer", None) if node_kind(d) != "Comma" else None
             if init is None:
                 continue
             toks = _tokens(str(init.expr))
-            if any(t.text in varying - exempt for t in toks if t.kind in ("ident", "escaped")):
-                kind = " ".join(t.text for t in _tokens(str(n.type)))
-                out.append(
-                    f"localparam {kind} {d.name.valueText} = " + " ".join(t.text for t in toks)
-                )
+            idents = {t.text for t in toks if t.kind in ("ident", "escaped")}
+            if not idents & (varying - exempt):
+                continue
+            if kind != "ParameterDeclaration" and idents - names:
+                continue  # a net or variable that reads a signal holds no constant
+            head = " ".join(t.text for t in _tokens(f"{word} {n.type}"))
+            out.append(f"{head} {d.name.valueText} = " + " ".join(t.text for t in toks))
     return out
 
 
@@ -324,7 +333,7 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
         ):
             out.append(" ".join(t.text for t in toks))
     out += _case_guards(mod, constant)
-    out += _narrowed(mod, varying, exempt)
+    out += _narrowed(mod, names, varying, exempt)
     del tree  # the tree owns its nodes: released only after the last one is read
     return list(dict.fromkeys(out))
 

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from rtlopt.frontend._slang import compilation_options
 from rtlopt.frontend.model import Design
 
 __all__ = ["new_width_leaks", "width_leaks"]
@@ -131,7 +132,7 @@ def _elaborated(
     from rtlopt.frontend._slang import preprocessor
 
     sm, popts = preprocessor(design.include_dirs, design.defines)
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {module}
     if overrides:
         copts.paramOverrides = overrides

@@ -15,11 +15,13 @@ values tried is not found here.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections import defaultdict
 from typing import Any
 
+from rtlopt.frontend._slang import compilation_options
 from rtlopt.frontend.model import Design
 
 __all__ = ["LEAST", "RARE", "special_values"]
@@ -53,7 +55,7 @@ def _constants(tree: Any, module: str, name: str, value: int, popts: Any) -> dic
     import pyslang
     from pyslang import ast
 
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {module}
     copts.paramOverrides = [f"{name}={value}"]
     comp = ast.Compilation(pyslang.Bag([popts, copts]))
@@ -146,7 +148,7 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
     from rtlopt.frontend._slang import preprocessor
 
     sm, popts = preprocessor(design.include_dirs, design.defines)
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {module}
     bag = pyslang.Bag([popts, copts])
     out: set[int] = set()
@@ -192,11 +194,71 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
     root.visit(each)
     widths = _widths(root)
     overrides = _nudged(root)
+    grows = _products(root)
     del comp
     out.update(_capacities(tree.root))
     del tree
-    out.update(_fixed_widths(text, module, popts, sm, widths, overrides))
+    fixed, nudged = _fixed_widths(text, module, popts, sm, widths, overrides)
+    out.update(fixed)
+    defaults = [int(o.split("=", 1)[1]) - 1 for o in overrides]
+    out.update(_wraps(grows, nudged, max(defaults, default=0)))
     return sorted(out)
+
+
+#: No tool elaborates a vector wider than this (slang's limit), so a product of parameters
+#: that wraps only past it wraps at no width a design can have.
+WIDEST = 1 << 24
+_GROWS = frozenset({"Multiply", "Power", "LogicalShiftLeft", "ArithmeticShiftLeft"})
+
+
+def _products(root: Any) -> dict[int, tuple[int, int]]:
+    """Each constant product, power or left shift of the design whose type has at most 64
+    bits, by its start offset, with its value and its width."""
+    from pyslang import ast
+
+    ctx = ast.EvalContext(root)
+    out: dict[int, tuple[int, int]] = {}
+
+    def each(node: Any) -> Any:
+        if _kind(node) == "BinaryOp" and node.syntax is not None:
+            if str(node.op).rsplit(".", 1)[-1] in _GROWS:
+                bits = int(getattr(node.type, "bitWidth", 0) or 0)
+                c = node.eval(ctx) if 0 < bits <= 64 else None
+                v = _value(c) if c else None
+                if v is not None:
+                    out[int(node.syntax.sourceRange.start.offset)] = (v, bits)
+        return ast.VisitAction.Advance
+
+    root.visit(each)
+    return out
+
+
+def _wraps(
+    at_defaults: dict[int, tuple[int, int]], nudged: dict[int, tuple[int, int]], default: int
+) -> set[int]:
+    """The width near which each product that grows with the parameters (``W * 1048576``,
+    from the defaults to every parameter one past them) leaves the range of its type: a
+    32-bit product wraps there while the same product in 64 bits does not (red-team round
+    117: ``(64'd0 + W * 1048576) - P`` with ``localparam integer P = W * 1048576`` is 0 below
+    W = 4096 only). The earlier of a straight-line and a power-law extrapolation (exact for
+    ``a * W + b`` and for ``c * W ** d``); past :data:`WIDEST`, none."""
+    out: set[int] = set()
+    for at, (v0, bits) in at_defaults.items():
+        v1 = nudged.get(at, (v0, bits))[0]
+        a0, a1, room = abs(v0), abs(v1), 2 ** (bits - 1)
+        if a1 <= a0:
+            continue  # does not move with the parameters, or shrinks
+        if a1 >= room:
+            out.add(default + 1)
+            continue
+        steps = (room - a0) / (a1 - a0)
+        if a0 and default > 0:
+            power = math.log(a1 / a0) / math.log((default + 1) / default)
+            steps = min(steps, default * (room / a0) ** (1 / power) - default)
+        at_width = default + max(1, math.ceil(steps))
+        if at_width <= WIDEST:
+            out.add(at_width)
+    return out
 
 
 def _widths(root: Any) -> dict[str, int]:
@@ -235,18 +297,19 @@ def _fixed_widths(
     sm: Any,
     widths: dict[str, int],
     overrides: list[str],
-) -> set[int]:
+) -> tuple[set[int], dict[int, tuple[int, int]]]:
     """The widths of the nets and variables that keep their width when every parameter
     changes (``wire [C-1:0] t`` with ``C = 27 * 27``, a constant function's value, an
     ``integer``): W-bit data in one is cut past that width (red-team round 103), whatever
-    expression computes it; with :data:`COUNTS_BITS` bits or fewer, the count it holds too.
-    Nothing when the text does not elaborate with every parameter nudged."""
+    expression computes it; with :data:`COUNTS_BITS` bits or fewer, the count it holds too;
+    and the products (:func:`_products`) there. Nothing when the text does not elaborate with
+    every parameter nudged."""
     import pyslang
     from pyslang import ast, syntax
 
     if not overrides:
-        return set()
-    copts = ast.CompilationOptions()
+        return set(), {}
+    copts = compilation_options()
     copts.topModules = {module}
     copts.paramOverrides = overrides
     try:
@@ -255,10 +318,11 @@ def _fixed_widths(
         comp = ast.Compilation(bag)
         comp.addSyntaxTree(tree)
         if any(d.isError() for d in comp.getAllDiagnostics()):
-            return set()
+            return set(), {}
         nudged = _widths(comp.getRoot())
+        grown = _products(comp.getRoot())
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
-        return set()
+        return set(), {}
     out: set[int] = set()
     for path, bits in widths.items():
         if bits and nudged.get(path) == bits:
@@ -266,7 +330,7 @@ def _fixed_widths(
             if bits <= COUNTS_BITS:
                 out.add(2**bits - 1)
     del comp, tree
-    return out
+    return out, grown
 
 
 #: A variable of a fixed width from this many bits to :data:`COUNTS_BITS` holds counts up to

@@ -22,7 +22,7 @@ from rtlopt.frontend._base import (
     InstanceConnections,
     SyntaxProblem,
 )
-from rtlopt.frontend._slang import node_kind, preprocessor
+from rtlopt.frontend._slang import compilation_options, node_kind, preprocessor
 from rtlopt.frontend.model import Direction, Module, Parameter, Port
 from rtlopt.verilog import find_span, header_comment
 
@@ -553,7 +553,7 @@ class PyslangFrontend:
         # parameters turn off (a vendor cell) is never elaborated and not reported
         result.elaborated_unknown = {}
         for used, members in _compilation_groups(tree_names):
-            copts = ast.CompilationOptions()
+            copts = compilation_options()
             copts.topModules = set(used)
             comp = ast.Compilation(pyslang.Bag([popts, copts]))
             for idx in members:

@@ -26,6 +26,18 @@ def node_kind(node: Any) -> str:
     return getattr(k, "name", "") if k is not None else ""
 
 
+def compilation_options() -> Any:
+    """slang's compilation options for reading a repository as every tool reads it: a name
+    may be used above its declaration (iverilog and Yosys accept ``always @* r = q;`` before
+    ``reg q;``; slang's error dropped the write, and held-out trial 49 called biriscv's
+    ``tag_addr_r`` undriven)."""
+    from pyslang import ast
+
+    copts = ast.CompilationOptions()
+    copts.flags = copts.flags | ast.CompilationFlags.AllowUseBeforeDeclare
+    return copts
+
+
 def preprocessor(include_dirs: Iterable[Path], defines: Mapping[str, str]) -> tuple[Any, Any]:
     """A source manager searching the ``include_dirs`` that exist, and preprocessor options
     predefining ``defines`` (``NAME`` for an empty value, else ``NAME=value``)."""

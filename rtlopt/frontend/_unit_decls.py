@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.errors import DesignError
+from rtlopt.frontend._slang import compilation_options
 from rtlopt.verilog import blank_comments, blank_spans, module_spans
 
 __all__ = [
@@ -216,7 +217,7 @@ def _parse(path: Path, text: str, include_dirs: Sequence[Path]) -> UnitScope:
         sm, popts = preprocessor([path.parent, *include_dirs], {})
         bag = pyslang.Bag([popts])
         tree = syntax.SyntaxTree.fromText(text, sm, path.name, str(path), bag)
-        comp = ast.Compilation()
+        comp = ast.Compilation(pyslang.Bag([compilation_options()]))
         comp.addSyntaxTree(tree)
         units = list(comp.getCompilationUnits())
     except Exception as exc:  # pyslang raises plain exceptions

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rtlopt.frontend._slang import compilation_options
 from rtlopt.frontend.model import Design
 from rtlopt.harness._reference import target_context_text
 from rtlopt.harness._screen import same_as_reference
@@ -248,7 +249,7 @@ def _compile(design: Design, probe: str | None, overrides: tuple[str, ...]) -> A
     from rtlopt.frontend._slang import preprocessor
 
     sm, popts = preprocessor(design.include_dirs, design.defines)
-    copts = ast.CompilationOptions()
+    copts = compilation_options()
     copts.topModules = {design.target.name}
     if overrides:
         copts.paramOverrides = list(overrides)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtlopt.frontend._slang import compilation_options
 from rtlopt.harness._nodes import _kind
 from rtlopt.harness._races import _ports, names, nodes
 
@@ -130,9 +131,10 @@ def elaborate(tree: Any) -> Elaborated | None:
     parser could not read is judged by the other rules and by the compile stage)."""
     if any(d.isError() for d in tree.diagnostics):
         return None
+    import pyslang
     from pyslang import ast
 
-    comp = ast.Compilation()
+    comp = ast.Compilation(pyslang.Bag([compilation_options()]))
     comp.addSyntaxTree(tree)
     comp.getAllDiagnostics()
     return Elaborated(tree, comp)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rtlopt.frontend._slang import compilation_options
+
 __all__ = ["Elaborated", "Values", "by_value", "initializer_values"]
 
 #: Module -> register -> slang's value of its declaration initializer (a register whose
@@ -26,9 +28,10 @@ _MIXED = "\0mixed"
 
 def initializer_values(text: str) -> Values:
     """The elaborated initializer values of ``text``'s registers (see the module's text)."""
+    import pyslang
     from pyslang import ast, syntax
 
-    comp = ast.Compilation()
+    comp = ast.Compilation(pyslang.Bag([compilation_options()]))
     comp.addSyntaxTree(syntax.SyntaxTree.fromText(text))
     out: Values = {}
     stack = list(comp.getRoot().topInstances)

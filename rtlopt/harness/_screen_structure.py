@@ -7,7 +7,7 @@ import re
 
 from rtlopt.harness._vocabulary import REF_SUFFIX
 from rtlopt.verilog import line_of
-from rtlopt.verilog_delays import delay_offsets
+from rtlopt.verilog_delays import delay_offsets, text_end
 
 __all__ = ["structure_problems"]
 
@@ -43,7 +43,8 @@ def structure_problems(
         rest = code[m.end() : m.end() + 1]
         # `module m #` and `(` on the next line too (held-out trial 44: verilog-uart's style)
         override = "".join(m.group(0).split()) == "#" and rest == "("
-        event = _EVENT_BEFORE.search(code, max(0, m.start() - 128), m.start())
+        end = text_end(code, m.start())
+        event = _EVENT_BEFORE.search(code, max(0, end - 128), end)
         if override and m.start() not in delays and not event:
             continue  # a parameter list #( ... ) after an instance's or a module's name
         problems.append((line_of(code, m.start()), "delays (#) are not allowed"))

@@ -53,8 +53,16 @@ def test_a_width_parameter_read_as_a_value_is_refused(
     assert rc == 1, reason
     # refuted at W = 100, unchecked by the split, or (round 104) W-wide data in a fixed-width
     # net: `a & 1'b0` carries the port's width into the 32-bit `n`; or (round 115) a cast of
-    # W, a guard the probes cannot check
-    says = ("W=100", "uses the value of W", "screening", "a net of a fixed width", "32 ' ( W )")
+    # W, a guard the probes cannot check; or (round 117) `L * L` wrapping at 32 bits at a
+    # width past every probe
+    says = (
+        "W=100",
+        "uses the value of W",
+        "screening",
+        "a net of a fixed width",
+        "32 ' ( W )",
+        "reaches the number",
+    )
     assert any(w in reason for w in says), reason
 
 

@@ -1,0 +1,82 @@
+"""Held-out trial 49 (biriscv, public, Apache-2.0 layout copied in miniature): three ways the
+repository was read otherwise than its build reads it.
+
+- a write above its target's declaration (``always @* r = q;`` before ``reg q;``) is valid to
+  iverilog and Yosys; slang dropped it, and the net was called "undriven";
+- a testbench that no build compiles in the configuration (it reads an undefined macro) was
+  elaborated as the design's top, and its nets drove the target's clock and reset "x";
+- a module's ``#(`` after comment lines was read as a delay by the screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtlopt.config import ProjectConfig
+from rtlopt.frontend import load_design
+from rtlopt.frontend._open_inputs import open_inputs
+from rtlopt.verilog import blank_comments
+from rtlopt.verilog_delays import delay_offsets
+
+SUB = """module sub(input clk_i, input rst_i, input [3:0] addr_i, output reg [3:0] q);
+  always @(posedge clk_i) if (rst_i) q <= 4'd0; else q <= addr_i;
+endmodule
+"""
+TOP = """module top(input clk_i, input rst_i, input [3:0] a, input s, output [3:0] q);
+  reg [3:0] addr_r;
+  always @ *
+  begin
+    addr_r = a_w;
+    if (s)
+      addr_r = ~a_w;
+  end
+  wire [3:0] a_w = a;
+  sub u(.clk_i(clk_i), .rst_i(rst_i), .addr_i(addr_r), .q(q));
+endmodule
+"""
+
+
+def test_a_write_above_the_declaration_it_reads_drives_its_net(tmp_path: Path) -> None:
+    (tmp_path / "sub.v").write_text(SUB)
+    (tmp_path / "top.v").write_text(TOP)
+    design = load_design(tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path)
+    assert open_inputs(design) == []
+    # the same net really left undriven is still found
+    (tmp_path / "top.v").write_text(TOP.replace("addr_r = ~a_w;", ";").replace("addr_r = a_w;", ""))
+    design = load_design(tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path)
+    assert [o.port for o in open_inputs(design)] == ["addr_i"]
+
+
+TB = """module tb;
+  reg clk;
+  reg rst;
+  initial begin
+    if (`TRACE) $dumpvars(0, tb);
+    clk = 0; rst = 1;
+  end
+  top t(.clk_i(clk), .rst_i(rst), .a(4'd0), .s(1'bx), .q());
+endmodule
+"""
+
+
+def test_a_testbench_no_build_compiles_is_not_the_design_top(tmp_path: Path) -> None:
+    (tmp_path / "sub.v").write_text(SUB)
+    (tmp_path / "top.v").write_text(TOP)
+    (tmp_path / "tb").mkdir()
+    (tmp_path / "tb" / "tb.v").write_text(TB)
+    design = load_design(tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path)
+    assert open_inputs(design) == []
+    # the same testbench, compiled (its macro defined), does feed the target x
+    design = load_design(
+        tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path, defines={"TRACE": "0"}
+    )
+    assert [o.instance for o in open_inputs(design)][:1] == ["tb.t"]
+
+
+def test_a_parameter_list_after_comment_lines_is_no_delay() -> None:
+    head = "module dport_mux\n//---\n// Params " + "-" * 80 + "\n//---\n#(\n  parameter B = 0\n)"
+    code = blank_comments(head + "(input a, output y);\n  assign y = a;\nendmodule\n")
+    assert list(delay_offsets(code)) == []
+    # a delay after a long comment stays a delay
+    code = blank_comments("module m; initial begin\n// " + "x" * 200 + "\n#(5) ; end endmodule")
+    assert len(list(delay_offsets(code))) == 1
