@@ -269,7 +269,7 @@ def _folder_named(rel: str, line: str) -> bool:
     folders = {
         "/".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)
     }
-    plain = plain_words(line, messages=False)
+    plain = _ASSIGNED_NAME.sub(" ", plain_words(line, messages=False))
     moves = re.compile(r"\b(?:cd|pushd)\s+\S+")  # changing to a folder reads nothing of it
     rest = moves.sub(" ", line) + "\n" + moves.sub(" ", plain)
     if _WORKING_FOLDER.search(rest) or _NO_OPERAND.search(rest):
@@ -277,6 +277,11 @@ def _folder_named(rel: str, line: str) -> bool:
     words = WORD.findall(plain) if folders else []
     return any(re.sub(r"^(?:\./)+", "", w).strip("/") in folders for w in words)
 
+
+#: the name a shell or Python assignment gives a variable (``src="git+..."``) and a
+#: reference to one (``"${src}"``): no folder's (held-out trial 49: the workflow ``rtlopt
+#: init`` wrote named biriscv's ``src/``)
+_ASSIGNED_NAME = re.compile(r"(?<![\w$./-])[A-Za-z_]\w*(?=\s*=(?!=))|\$\{\w+\}|\$\(\w+\)|\$\w+")
 
 #: a command reading a folder given none: the working folder (``du -s --inodes``: round 91
 #: case 14)

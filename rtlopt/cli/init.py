@@ -44,7 +44,7 @@ repos:
 
 WORKFLOW = """\
 # Pull-request gate (written by `rtlopt init`): rtlopt check against the base branch.
-# Set RTLOPT_GIT / RTLOPT_REF to a reviewed commit of rtlopt. See docs/ci.md of rtlopt.
+# Set RTLOPT_PIP to a reviewed commit of rtlopt. See docs/ci.md of rtlopt.
 name: rtlopt check
 
 on:
@@ -54,8 +54,7 @@ permissions:
   contents: read
 
 env:
-  RTLOPT_GIT: https://github.com/your-org/rtlopt
-  RTLOPT_REF: 0123456789abcdef0123456789abcdef01234567
+  RTLOPT_PIP: git+https://github.com/your-org/rtlopt@0123456789abcdef0123456789abcdef01234567
 
 jobs:
   check:
@@ -74,10 +73,9 @@ jobs:
         with:
           python-version: "3.11"
       - name: Install rtlopt
-        run: |
-          src="git+${RTLOPT_GIT}@${RTLOPT_REF}"
-          python -m pip install "rtlopt @ ${src}" \\
-            "rtlopt-pdk-sky130hd @ ${src}#subdirectory=plugins/rtlopt-pdk-sky130hd"
+        run: >-
+          python -m pip install "rtlopt @ $RTLOPT_PIP"
+          "rtlopt-pdk-sky130hd @ $RTLOPT_PIP#subdirectory=plugins/rtlopt-pdk-sky130hd"
       - name: rtlopt check
         env:
           BASE: ${{ github.base_ref }}

@@ -105,6 +105,9 @@ class DriverValues:
         if net_kind in _PULLED:
             return masked  # a pulled net reads its pull where nothing drives it
         found = xd.gaps(size, lo, hi, [(f, t, x) for f, t, _, x in counted]) or masked
+        indexed = [v for f, t, v, x in counted if (f is None or t is None) and not x]
+        if found is not None and found[0] == "" and indexed:
+            return self._indexed(sym, indexed[0]), found[1]
         left = self.registers.left_x(sym) if found is None else None
         if left is not None:  # every bit driven, but a block may leave it x
             return left_x(sym, *left, self._sm), [(lo, hi)]
@@ -118,6 +121,19 @@ class DriverValues:
             "so a simulation reads x until its first write",
             (place(sym, self._sm), place(first, self._sm)),
             fix=f"give '{sym.name}' a reset branch or an initial value",
+            kind="powerup",
+        )
+
+    def _indexed(self, sym: Any, write: Any) -> MayBeX:
+        """Why bits of ``sym`` that only writes at run-time indices drive read x (a memory's
+        words, ``ram[wr_ptr] <= d``): not "nothing drives" (held-out trial 49: a FIFO's
+        memory in biriscv was called undriven)."""
+        where = write if not isinstance(write, Port) else write.instance
+        return MayBeX.make(
+            f"'{sym.name}' ({{0}}) is written only at indices known at run time (the first "
+            "at {1}): a bit reads x until a write reaches it",
+            (place(sym, self._sm), place(where, self._sm)),
+            fix=f"give '{sym.name}' a reset or an initial value",
             kind="powerup",
         )
 

@@ -143,3 +143,29 @@ def test_the_files_init_writes_pass_a_documentation_commit(tmp_path: Path) -> No
     git(repo, "commit", "-qam", "docs again")
     r = rtlopt(["check", "--base", "base"], repo)
     assert r.returncode == 1 and "README.md" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_module_added_under_a_src_folder_passes_with_the_workflow_init_wrote(
+    tmp_path: Path,
+) -> None:
+    """Held-out trial 49 (biriscv): the workflow init wrote assigned a shell variable ``src``,
+    read as naming the repository's ``src/`` folder, so every added or renamed module file
+    there failed the gate."""
+    repo = tmp_path / "r"
+    (repo / "src" / "core").mkdir(parents=True)
+    (repo / "src" / "core" / "a.v").write_text(
+        "module a(input x, output y);\n  assign y = x;\nendmodule\n"
+    )
+    git(tmp_path, "init", "-q", str(repo))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    assert rtlopt(["init"], repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "rtlopt gate")
+    (repo / "src" / "core" / "h.v").write_text(
+        "module h(input x, output y);\n  assign y = ~x;\nendmodule\n"
+    )
+    git(repo, "add", "-A")
+    r = rtlopt(["check"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "h (added)" in r.stdout, r.stdout

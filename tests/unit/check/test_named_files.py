@@ -459,3 +459,18 @@ def test_a_compile_whose_outcome_the_build_reads_tests_its_files() -> None:
     ignored = ".IGNORE:\n" + plain + "\tiverilog $$(test -f k.vvp && echo -DFAST) m.v\n"
     found = named_file_findings({"variants/fast_key.v": "A"}, [("Makefile", ignored)])
     assert [rel for rel, _ in found] == ["variants/fast_key.v"]
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ('rtl="git+${RTLOPT_GIT}@${RTLOPT_REF}"\npip install "${rtl}"', False),  # a variable
+        ("chmod -R a+r rtl", True),  # the folder itself, tested
+        ("src=1; chmod -R a+r rtl", True),  # an assignment beside a test of the folder
+    ],
+)
+def test_a_variable_named_like_a_folder_names_no_folder(line: str, named: bool) -> None:
+    run = line.replace("\n", "\n          ")
+    workflow = f"jobs:\n  a:\n    steps:\n      - run: |\n          {run}\n"
+    found = named_file_findings({"rtl/opt.v": "A"}, [(".github/workflows/g.yml", workflow)])
+    assert bool(found) is named, found

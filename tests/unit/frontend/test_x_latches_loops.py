@@ -66,8 +66,12 @@ FOUND = {
         "  reg w;\n  always_latch if (!c && e) w = s[1];\n",
         "latch",
     ),
-    # bits a variable index writes are driven by nothing for sure (read z, as before)
-    "latch_index": ("  reg [1:0] v;\n  always @* v[s[0]] = 1'b1;\n  wire w = v[1];\n", "z"),
+    # bits a variable index writes are driven by nothing for sure: x until a write reaches
+    # them (held-out trial 49: a memory is not "undriven")
+    "latch_index": (
+        "  reg [1:0] v;\n  always @* v[s[0]] = 1'b1;\n  wire w = v[1];\n",
+        "powerup",
+    ),
     "latch_part": (
         "  reg [1:0] v;\n  always @* begin v[0] = 1'b0; if (s[0]) v[1] = 1'b1; end\n"
         "  wire w = v[1];\n",
