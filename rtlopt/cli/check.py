@@ -202,8 +202,7 @@ def _print_table(report: CheckReport) -> None:
         pad_edge=False,
     )
     # the verdict is never cut (a CI log is 80 columns wide): long names and reasons fold
-    longest = max((len(m.module) for m in report.modules), default=6)
-    t.add_column("module", overflow="fold", min_width=min(longest, 24))  # whole up to 24
+    t.add_column("module", overflow="fold")
     if wide:
         t.add_column("file", no_wrap=True, overflow="ellipsis")
     t.add_column("equivalence", overflow="fold", ratio=1)

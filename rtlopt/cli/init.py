@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ import click
 from rich.markup import escape
 
 from rtlopt.cli._common import EXIT_OK, EXIT_USAGE, console, handle_errors
+from rtlopt.config import ProjectConfig
 
 _SKIP = {"build", "node_modules", "__pycache__", "venv", ".venv"}
 _SOURCES = (".v", ".sv")
@@ -99,12 +101,20 @@ class Detected:
     #: an FPGA or package tool's project (Vivado, Quartus, ISE, FuseSoC): its source list is
     #: not read, the user writes the filelist of the build they use
     projects: list[str] = field(default_factory=list)
+    #: ``(build file, [-D flags])``: defines a Makefile or script passes a Verilog tool (not
+    #: applied: the user chooses the build rtlopt checks)
+    build_defines: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: ``(file, line, error)`` of sources that do not parse on their own
+    unparsed: list[tuple[str, int, str]] = field(default_factory=list)
+    #: module name -> files, where several files define one
+    duplicates: dict[str, list[str]] = field(default_factory=dict)
 
 
 def detect(root: Path) -> Detected:
     """Filelists, folders holding headers, and the defines the filelists set."""
     from rtlopt.errors import RtloptError
     from rtlopt.frontend import include_roots, read_filelist
+    from rtlopt.frontend._scan import scan_sources
 
     found = Detected()
     sources: list[Path] = []
@@ -120,6 +130,10 @@ def detect(root: Path) -> Detected:
             rel = (here / name).relative_to(root).as_posix()
             if name.endswith(_PROJECTS):
                 found.projects.append(rel)
+            if _BUILD_FILE.match(name):
+                flags = _build_defines(here / name)
+                if flags:
+                    found.build_defines.append((rel, flags))
             if name.endswith(_SOURCES):
                 found.sources += 1
                 sources.append(here / name)
@@ -141,7 +155,34 @@ def detect(root: Path) -> Detected:
         rel_dir = folder.relative_to(root).as_posix()
         if rel_dir not in found.include_dirs:
             found.include_dirs.append(rel_dir)
+    defines = dict(d.partition("=")[::2] for d in found.defines)
+    scan = scan_sources(root, sources, [root / d for d in found.include_dirs], defines)
+    found.unparsed, found.duplicates = scan.unparsed, scan.duplicates
     return found
+
+
+#: ``project.exclude``'s default, kept when init writes the key.
+_EXCLUDED = ProjectConfig().exclude
+#: Build files whose lines may pass defines to a Verilog tool.
+_BUILD_FILE = re.compile(r"^(?:GNU)?[Mm]akefile.*$|.*\.(?:mk|sh|tcl)$")
+#: A line that configures a Verilog tool (not a C compiler's flags).
+_VERILOG_LINE = re.compile(r"iverilog|verilator|VFLAGS|VERILOG|vlog|xrun|\bvcs\b|\+define\+")
+_C_LINE = re.compile(r"\b(?:CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS)\b")
+_DEFINE_FLAG = re.compile(r"(?<![\w-])(-D[A-Za-z_]\w*(?:=\S*)?|\+define\+\S+)")
+
+
+def _build_defines(path: Path) -> list[str]:
+    """The ``-D``/``+define+`` flags lines of a build file pass to a Verilog tool."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return []
+    flags: list[str] = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("#") or _C_LINE.search(line) or not _VERILOG_LINE.search(line):
+            continue
+        flags += [f for f in _DEFINE_FLAG.findall(line) if f not in flags]
+    return flags
 
 
 def _variables(path: Path, root: Path, found: Detected) -> dict[str, str]:
@@ -179,7 +220,9 @@ filelists = {arr(found.filelists)}
 # folders holding headers (`include)
 include_dirs = {arr(found.include_dirs)}
 # defines (like -D NAME=VALUE) besides the filelists'
-defines = []
+{_build_comments(found)}defines = []
+# files (globs) the build rtlopt checks does not compile: testbenches of other builds
+{_unparsed_comments(found)}exclude = {arr(list(_EXCLUDED))}
 
 [check]
 # modules (names or file globs) that must stay equivalent to the base revision; "*" is every
@@ -193,6 +236,26 @@ ppa_threshold = 0.02
 """
 
 
+def _build_comments(found: Detected) -> str:
+    """Comment lines naming the defines build files pass to a Verilog tool."""
+    return "".join(
+        f"# {rel} passes {' '.join(flags[:8])}\n" for rel, flags in found.build_defines[:6]
+    )
+
+
+def _unparsed_comments(found: Detected) -> str:
+    """Comment lines naming sources that do not parse on their own and duplicate modules."""
+    lines = [
+        f"# {rel}:{line} does not parse on its own ({why})\n"
+        for rel, line, why in found.unparsed[:8]
+    ]
+    lines += [
+        f"# module {n} is defined in {', '.join(fs)}\n"
+        for n, fs in list(found.duplicates.items())[:8]
+    ]
+    return "".join(lines)
+
+
 def _alternatives(found: Detected) -> str:
     """Comment lines naming the other values found for each variable (configurations)."""
     lines = [
@@ -201,6 +264,27 @@ def _alternatives(found: Detected) -> str:
         if v
     ]
     return "".join(lines)
+
+
+def _print_builds(found: Detected) -> None:
+    """What the build files and the sources say beyond the filelists (not applied)."""
+    for rel, flags in found.build_defines[:6]:
+        console.print(
+            f"  [yellow]build defines (not applied):[/] {escape(rel)} passes "
+            f"{escape(' '.join(flags[:8]))}: add the build's to \\[project] defines if rtlopt "
+            "should check that build"
+        )
+    for rel, line, why in found.unparsed[:6]:
+        console.print(
+            f"  [yellow]does not parse on its own:[/] {escape(rel)}:{line} ({escape(why)}): "
+            "a macro from another file or a build's define; a testbench of another build "
+            "belongs in \\[project] exclude, else its x is judged fail closed"
+        )
+    for name, files in list(found.duplicates.items())[:6]:
+        console.print(
+            f"  [yellow]module {escape(name)} is defined in {escape(', '.join(files))}:[/] "
+            "exclude the copy your build does not compile"
+        )
 
 
 @click.command()
@@ -236,11 +320,12 @@ def init(force: bool) -> None:
         console.print(f"  filelist variables (guessed): {escape(', '.join(found.variables))}")
     for why in found.unread:
         console.print(f"  [yellow]filelist not read:[/] {escape(why)}")
+    _print_builds(found)
     if found.projects:
         shown = ", ".join(found.projects[:6]) + (" ..." if len(found.projects) > 6 else "")
         console.print(
             f"  [yellow]tool projects (their source lists are not read):[/] {escape(shown)}: "
-            "list the sources of the build you use in a filelist ([project] filelists), or "
+            "list the sources of the build you use in a filelist (\\[project] filelists), or "
             "every top and testbench of the repository is one configuration"
         )
     files = {

@@ -273,7 +273,12 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.evaluate._open_x import branch_x, open_value_inputs
     from rtlopt.evaluate._tb_x import tb_x_inputs
     from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
-    from rtlopt.frontend._open_inputs import fed_ports, open_inputs, open_inputs_reason
+    from rtlopt.frontend._open_inputs import (
+        fed_ports,
+        open_inputs,
+        open_inputs_reason,
+        unparsed_hint,
+    )
 
     repo, own = _repository(s)
     # a header or library module a build may resolve to another file (``evaluate/_decoys.py``)
@@ -293,6 +298,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     c.x_powerup_only = c.x_powerup_only and not foreign.ports
     if found:
         c.x_source = found[0].source(s.design.target.name, s.design.root)
+        c.x_source += unparsed_hint(found, repo)
     if foreign.ports:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *foreign.ports]))
         c.x_z = c.x_z or foreign.z

@@ -85,7 +85,7 @@ from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
 from rtlopt.frontend._z_cone import ZCone, may_be_z
 from rtlopt.frontend.model import Design
 
-__all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason"]
+__all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason", "unparsed_hint"]
 
 log = logging.getLogger(__name__)
 
@@ -465,7 +465,37 @@ def open_inputs_reason(design: Design) -> str:
         )
     if found:
         log.info("%s: %d input(s) fed x or z by the repository", design.target.name, len(found))
-        return found[0].message(design.target.name, design.root)
+        return found[0].message(design.target.name, design.root) + unparsed_hint(found, design)
+    return ""
+
+
+def unparsed_hint(found: list[OpenInput], design: Design) -> str:
+    """A note when x ``found`` comes from a file that does not parse with the configuration's
+    defines (held-out trial 49: biriscv's icarus testbench reads an undefined `TRACE, so
+    slang keeps no write of its reset): what rtlopt reads of it is partial and is judged
+    fail closed; the fix is the file's defines, or excluding it when no build uses it."""
+    import pyslang
+    from pyslang import syntax
+
+    from rtlopt.frontend._slang import preprocessor
+
+    files = dict.fromkeys(f for o in found for f in (o.net_file, o.file) if f is not None)
+    for path in files:
+        sm, popts = preprocessor(design.include_dirs, design.defines)
+        try:
+            tree = syntax.SyntaxTree.fromFile(str(path), sm, pyslang.Bag([popts]))
+        except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
+            continue
+        errors = [d for d in tree.diagnostics if d.isError()]
+        if errors:
+            line = sm.getLineNumber(errors[0].location) if errors[0].location else 0
+            rel = path.relative_to(design.root) if path.is_relative_to(design.root) else path
+            return (
+                f" ({rel} does not parse with this configuration's defines, line {line}: "
+                "its writes are read in part, so its nets count as x; give its defines in "
+                "project.defines, or list it in project.exclude if no build of the design "
+                "compiles it)"
+            )
     return ""
 
 

@@ -169,3 +169,36 @@ def test_a_module_added_under_a_src_folder_passes_with_the_workflow_init_wrote(
     r = rtlopt(["check"], repo)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "h (added)" in r.stdout, r.stdout
+
+
+def test_init_names_build_defines_unparsed_files_and_duplicate_modules(tmp_path: Path) -> None:
+    """Held-out trial 49 (biriscv): a Makefile's ``-D`` flags, a testbench that does not parse
+    without them and a second copy of a module under tb/ were not mentioned; each is now
+    printed and written as a comment beside the key that would use it, and the written
+    ``exclude`` keeps its defaults."""
+    repo = tmp_path / "r"
+    (repo / "src").mkdir(parents=True)
+    (repo / "tb").mkdir()
+    (repo / "src" / "mem.v").write_text(
+        "module mem(input a, output y);\n  assign y = a;\nendmodule\n"
+    )
+    (repo / "tb" / "mem.v").write_text(
+        "module mem(input a, output y);\n  assign y = ~a;\nendmodule\n"
+    )
+    (repo / "tb" / "tb.v").write_text("module tb;\n  initial if (`TRACE) $display(1);\nendmodule\n")
+    (repo / "tb" / "makefile").write_text(
+        "VFLAGS += -DTRACE=$(TRACE) -Dverilog_sim\nCFLAGS += -DVM_TRACE=1\n"
+        "sim:\n\tiverilog $(VFLAGS) -o out tb.v\n"
+    )
+    git(tmp_path, "init", "-q", str(repo))
+    r = rtlopt(["init"], repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = " ".join(r.stdout.split())
+    assert "tb/makefile passes -DTRACE=$(TRACE) -Dverilog_sim" in out, out
+    assert "VM_TRACE" not in out, out  # a C compiler's flag
+    assert "tb/tb.v:2 (UnknownDirective)" in out and "[project] exclude" in out, out
+    assert "module mem is defined in src/mem.v, tb/mem.v" in out, out
+    text = (repo / "rtlopt.toml").read_text()
+    assert "# tb/tb.v:2 does not parse on its own" in text, text
+    cfg = load_config(None, config_file=repo / "rtlopt.toml").config
+    assert cfg.project.exclude == ("**/build/**", "**/.rtlopt/**")

@@ -3,8 +3,8 @@ repository was read otherwise than its build reads it.
 
 - a write above its target's declaration (``always @* r = q;`` before ``reg q;``) is valid to
   iverilog and Yosys; slang dropped it, and the net was called "undriven";
-- a testbench that no build compiles in the configuration (it reads an undefined macro) was
-  elaborated as the design's top, and its nets drove the target's clock and reset "x";
+- a testbench that does not parse in the configuration (it reads an undefined macro) is read
+  in part and judged fail closed: the reason now says so, and how to fix it;
 - a module's ``#(`` after comment lines was read as a delay by the screen.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rtlopt.config import ProjectConfig
 from rtlopt.frontend import load_design
-from rtlopt.frontend._open_inputs import open_inputs
+from rtlopt.frontend._open_inputs import open_inputs, open_inputs_reason
 from rtlopt.verilog import blank_comments
 from rtlopt.verilog_delays import delay_offsets
 
@@ -59,18 +59,23 @@ endmodule
 """
 
 
-def test_a_testbench_no_build_compiles_is_not_the_design_top(tmp_path: Path) -> None:
+def test_a_testbench_that_does_not_parse_is_named_with_the_fix(tmp_path: Path) -> None:
+    """What slang keeps of a file that does not parse in the configuration is judged fail
+    closed (another build may compile it), and the reason says why and what to do."""
     (tmp_path / "sub.v").write_text(SUB)
     (tmp_path / "top.v").write_text(TOP)
     (tmp_path / "tb").mkdir()
     (tmp_path / "tb" / "tb.v").write_text(TB)
     design = load_design(tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path)
-    assert open_inputs(design) == []
-    # the same testbench, compiled (its macro defined), does feed the target x
+    assert open_inputs(design)
+    why = open_inputs_reason(design)
+    assert "tb/tb.v does not parse with this configuration's defines, line 5" in why, why
+    assert "project.exclude" in why, why
+    # compiled with its macro, it is read whole, and no note is added
     design = load_design(
         tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path, defines={"TRACE": "0"}
     )
-    assert [o.instance for o in open_inputs(design)][:1] == ["tb.t"]
+    assert open_inputs(design) and "does not parse" not in open_inputs_reason(design)
 
 
 def test_a_parameter_list_after_comment_lines_is_no_delay() -> None:
