@@ -208,7 +208,9 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
 #: No tool elaborates a vector wider than this (slang's limit), so a product of parameters
 #: that wraps only past it wraps at no width a design can have.
 WIDEST = 1 << 24
-_GROWS = frozenset({"Multiply", "Power", "LogicalShiftLeft", "ArithmeticShiftLeft"})
+_GROWS = frozenset(
+    {"Add", "Subtract", "Multiply", "Power", "LogicalShiftLeft", "ArithmeticShiftLeft"}
+)
 
 
 def _products(root: Any) -> dict[int, tuple[int, int]]:
@@ -252,9 +254,11 @@ def _wraps(
             out.add(default + 1)
             continue
         steps = (room - a0) / (a1 - a0)
-        if a0 and default > 0:
+        if a0 and default > 0:  # in logarithms: a sum's power is near 0
             power = math.log(a1 / a0) / math.log((default + 1) / default)
-            steps = min(steps, default * (room / a0) ** (1 / power) - default)
+            grown = math.log(default) + math.log(room / a0) / power
+            if grown < math.log(WIDEST * 2):
+                steps = min(steps, math.exp(grown) - default)
         at_width = default + max(1, math.ceil(steps))
         if at_width <= WIDEST:
             out.add(at_width)

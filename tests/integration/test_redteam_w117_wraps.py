@@ -6,7 +6,8 @@ refused now (real tools). The correct rewrites of the same round stay accepted.
   only), which the reach check read as a localparam of no width limit: now a guard;
 - a 32-bit product of a parameter beside the same product in 64 bits (`localparam integer P =
   W * 1048576` against `64'd0 + W * 1048576`, or `{W * 32'd1048576}`): the two part at W =
-  4096, past every probe; the reach check now reads the width where a product wraps.
+  4096, past every probe; the reach check now reads the width where a product wraps (and a
+  sum near the top of its type: `W + 2147479552` wraps at W = 4096, found while closing it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ WRONG = {
     "a-32-bit-product-beside-a-64-bit-one": (
         "  localparam integer P = W * 1048576;\n"
         "  assign y = a + b + ((64'd0 + W * 1048576) - P);\n",
+        "reaches the number",
+    ),
+    "a-32-bit-sum-near-its-top": (
+        "  localparam integer P = W + 2147479552;\n"
+        "  wire signed [63:0] d = 64'sd0 + W + 2147479552 - P;\n"
+        "  assign y = a + b + d;\n",
         "reaches the number",
     ),
     "a-32-bit-product-in-a-concatenation": (
