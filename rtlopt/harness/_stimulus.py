@@ -17,7 +17,9 @@ constants with probability ``bias_probability`` (don't-care bits and the rest of
 random). Sequential designs get bursts of fresh biased values every cycle (decoders) and biased
 values held for 1 to ``bias_hold_max`` cycles, with the uncompared inputs either held too or
 fresh every cycle, so that an operation an opcode starts
-runs to its end (a 64-cycle multiplier needs its opcode for 64 cycles). The class comes after
+runs to its end (a 64-cycle multiplier needs its opcode for 64 cycles); the held operands are
+small a third of the time and those of equal width equal a quarter of the time (a divider's tie
+of remainder and divisor). The class comes after
 every other one, so the vectors of the other classes do not change with it. Before it, the
 *small* class (:mod:`rtlopt.harness._small`): every wide input a small number, positive or
 negative, so clamped and scaled arithmetic stays in range.
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 
 from rtlopt.config import HarnessConfig
 from rtlopt.frontend import FieldConstant
-from rtlopt.harness._small import small_combinational, small_cycles
+from rtlopt.harness._small import NARROW, small_combinational, small_cycles, small_value
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,25 @@ class _Bias:
             v = (v & ~care) | ((c.value << c.lsb) & care)
             taken |= span
         return v & f.mask
+
+
+def _operands(
+    values: dict[str, int], data: Sequence[Field], bias: _Bias, rng: random.Random
+) -> dict[str, int]:
+    """``values`` with the wide inputs no constant is compared with (the operands of an
+    operation an opcode starts) small a third of the time, and those of equal width equal a
+    quarter of the time: a divider's step that meets an equal remainder (``3 / 3``), a
+    comparator's tie, which random wide operands almost never reach (held-out trial 49:
+    biriscv's divider broken at ``divisor <= remainder`` passed 6,283 cycles)."""
+    wide = [f for f in data if f.name not in bias.slices and f.width > NARROW]
+    out = dict(values)
+    if wide and rng.random() < 1 / 3:
+        out.update({f.name: small_value(rng, f) for f in wide})
+    if rng.random() < 1 / 4:  # every operand of one width equal to the first of them
+        first: dict[int, int] = {}
+        for f in wide:
+            out[f.name] = first.setdefault(f.width, out[f.name])
+    return out
 
 
 def _bias_seed(cfg: HarnessConfig) -> str:
@@ -381,7 +402,7 @@ def _biased_cycles(
             for _ in range(brng.randint(8, 32)):
                 biased.append(word({f.name: bias.value(brng, f) for f in data}))
             continue
-        held = {f.name: bias.value(brng, f) for f in data}
+        held = _operands({f.name: bias.value(brng, f) for f in data}, data, bias, brng)
         n = _hold_length(brng, cfg.bias_hold_max)
         if brng.random() < 0.5:
             biased += [word(held)] * n

@@ -109,3 +109,16 @@ def test_a_module_switched_off_by_a_define_is_named_as_such(tmp_path: Path) -> N
         tmp_path / "w.v", "w", ProjectConfig(), root=tmp_path, defines={"verilator": ""}
     )
     assert design.target.name == "w"
+
+
+def test_a_masked_opcode_compare_is_a_compared_constant(tmp_path: Path) -> None:
+    """``(op & MASK) == DIV`` compares the opcode's masked bits: the stimulus biases them."""
+    from rtlopt.frontend import compare_constants
+
+    (tmp_path / "m.v").write_text(
+        "module m(input [31:0] op, input [31:0] a, output [31:0] y);\n"
+        "  assign y = ((op & 32'hfe00707f) == 32'h02005033) ? a : ~a;\nendmodule\n"
+    )
+    design = load_design(tmp_path / "m.v", "m", ProjectConfig(), root=tmp_path)
+    found = [(c.port, c.value, c.care) for c in compare_constants(design)]
+    assert found == [("op", 0x02005033, 0xFE00707F)], found
