@@ -273,12 +273,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     from rtlopt.evaluate._open_x import branch_x, open_value_inputs
     from rtlopt.evaluate._tb_x import tb_x_inputs
     from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
-    from rtlopt.frontend._open_inputs import (
-        fed_ports,
-        open_inputs,
-        open_inputs_reason,
-        unparsed_hint,
-    )
+    from rtlopt.frontend import _open_inputs as oi
 
     repo, own = _repository(s)
     # a header or library module a build may resolve to another file (``evaluate/_decoys.py``)
@@ -286,10 +281,10 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     if why:
         return why
     try:
-        found = open_inputs(repo)
+        found = oi.open_inputs(repo)
     except RuntimeError:
-        return open_inputs_reason(repo)
-    c.x_inputs, c.x_z = fed_ports(found)
+        return oi.open_inputs_reason(repo)
+    c.x_inputs, c.x_z = oi.fed_ports(found)
     # a testbench in another language writing the target's inputs (a cocotb test's
     # ``dut.s.value = "x"``, one handing ``dut`` to a driver library, a do-file's ``force
     # /tb/dut/s X``, a VHDL testbench): x from it too (``evaluate/_foreign_x.py``)
@@ -298,7 +293,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     c.x_powerup_only = c.x_powerup_only and not foreign.ports
     if found:
         c.x_source = found[0].source(s.design.target.name, s.design.root)
-        c.x_source += unparsed_hint(found, repo)
+        c.x_source += oi.unparsed_hint(found, repo)
     if foreign.ports:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *foreign.ports]))
         c.x_z = c.x_z or foreign.z
@@ -322,7 +317,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     # sets: ``evaluate/_open_x.py``, red-team round 111), named after the others' sources
     extra = open_value_inputs(repo)
     if extra:
-        opened, z = fed_ports(extra)
+        opened, z = oi.fed_ports(extra)
         powerup = all(o.kind == "powerup" for o in extra)
         c.x_powerup_only = powerup and (c.x_powerup_only or not c.x_inputs)
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *opened]))
