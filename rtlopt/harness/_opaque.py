@@ -31,7 +31,9 @@ _CODING = re.compile(rb"^[ \t\f]*#.*?(?:coding[:=][ \t]*|fileencoding=)([-\w.]+)
 _COMPUTED = re.compile(
     r"\b(?:chr|unichr|char|String\.fromCharCode|fromCharCode|chr\$)\s*\(\s*"
     r"(?!(?:0[xX][0-9A-Fa-f]+|\d+)\s*\))"  # chr(<literal>) is decoded, chr(<expression>) not
-    r"|\b(?:bytes|bytearray)\s*\(\s*[\[(]|\bbytes\.fromhex\b|\.fromhex\s*\(|\bunhexlify\b"
+    r"|\b(?:bytes|bytearray)\s*\(\s*[\[(](?!\s*(?:(?:0[xX][0-9A-Fa-f]+|\d+)\s*,\s*)*"
+    r"(?:0[xX][0-9A-Fa-f]+|\d+)\s*,?\s*[\])]\s*\))"  # a list of literals is decoded
+    r"|\bbytes\.fromhex\b|\.fromhex\s*\(|\bunhexlify\b"
     r"|\bcodecs\s*\.\s*(?:decode|encode|getdecoder|getencoder|lookup|open|iterdecode)\b"
     r"|\bbinascii\s*\.\s*(?:unhexlify|a2b_\w+)|\bzlib\s*\.\s*decompress|\bb(?:16|32|64|85)decode\b"
     r"|\b(?:marshal|pickle)\s*\.\s*loads?\b"

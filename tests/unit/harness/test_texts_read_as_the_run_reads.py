@@ -91,7 +91,6 @@ def test_an_unpacked_stimulus_feeds_x_and_a_zstd_file_is_opaque(tmp_path: Path) 
     "line",
     [
         'UNK = chr(ord("w") + 1)',
-        "PATH = bytes([116, 98, 46, 100, 117, 116]).decode()",
         'P = base64.b64decode("dGIuZHV0LmNudA==").decode()',
         'P = codecs.decode("gb.qhg.pag", "rot13")',
         'P = "%c" % (n + 1)',
@@ -112,6 +111,8 @@ def test_a_script_computing_characters_is_opaque(line: str) -> None:
         ("gen_tb.py", "UNK = chr(120)\nopen('tb.v', 'w').write(UNK)\n"),  # decoded, not opaque
         ("gen_tb.py", "# chr(ord(c) + 1) shifts a letter\nprint('ok')\n"),  # a comment
         ("crc.py", "n = crc(bytes([1, 2, 3]))\n"),  # neither writes nor runs
+        # literal bytes are decoded (held-out trial 49: secworks/sha256's padding script)
+        ("pad.py", "with open('p.bin', 'wb') as f:\n    f.write(bytearray([0x80]))\n"),
         ("t.py", "cocotb = __import__('cocotb')\nprint(1)\n"),  # a module by its name
         ("notes.md", "`chr(ord(c) + 1)` shifts a letter\n"),  # documentation
         ("sim.v", 'initial $display("%c", n + 1);\n'),  # Verilog: the x analysis reads it
@@ -143,3 +144,11 @@ def test_the_decoded_form_is_judged_before_the_lines_comment() -> None:
     assert hits and hits[0].line == 1
     # a Python block string stays one (no quotes joined into it)
     assert with_decoded('CFG = """\n# W=37\n"""\n') == 'CFG = """\n# W=37\n"""\n'
+
+
+def test_literal_bytes_are_decoded_and_computed_ones_stay_opaque() -> None:
+    """``bytes([116, 98])`` spells "tb" where a rule reads names; a computed list is opaque."""
+    assert '"tb"' in with_decoded("open('t', 'w').write(bytes([116, 98]))\n")
+    assert '"tb.dut"' in with_decoded("PATH = bytes([116, 98, 46, 100, 117, 116]).decode()\n")
+    text = "open('t', 'wb').write(bytes([n + 1 for n in d]))\n"
+    assert run_time_spelling(Path("gen.py"), text) == (1, text.strip())
