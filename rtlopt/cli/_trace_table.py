@@ -62,7 +62,11 @@ def trace_table(rep: Replay) -> Table:
         t.add_column(f"{n} cand", no_wrap=True, overflow="ellipsis")
     for i, s in enumerate(rows):
         cells: list[Text | str] = [_label(rep, s)] if rep.sequential else []
-        cells += [_digits(s.inputs.get(n, "?"), rep.inputs[n]) for n in inputs]
+        forced = set(rep.forced) if s.step < rep.forced_steps else set()
+        cells += [
+            _digits(s.inputs.get(n, "?"), rep.inputs[n]) + ("*" if n in forced else "")
+            for n in inputs
+        ]
         for n in outs[:2]:
             cells += list(_marked(s.reference.get(n, "?"), s.candidate.get(n, "?"), rep.outputs[n]))
         last = i == len(rows) - 1 and rep.first >= 0
@@ -79,6 +83,8 @@ def trace_caption(rep: Replay) -> str:
         head = "synthesized netlist's " + head
     note = f": {rep.note}" if rep.note else ""
     edge = "; '+': after the clock edge" if rep.sequential else ""
+    if rep.forced_steps and rep.forced:
+        edge += "; '*': the reset the proof starts from (its own first step may show it off)"
     return f"{head}{more}{note}{edge}\nwaveform: {rep.vcd}"
 
 

@@ -52,6 +52,12 @@ def _sample_task(
     return [*L, "    end", "  endtask"]
 
 
+def forced_steps(trace: Trace) -> int:
+    """How many first steps a replay of a formal trace asserts the resets in (the reset state
+    the proof starts from: one step, two where the clock is data)."""
+    return 2 if trace.clock_data else 1
+
+
 def testbench_text(
     trace: Trace,
     target: Module,
@@ -88,7 +94,7 @@ def testbench_text(
         L += ["  initial begin", *(f"    {n} = 0;" for n in zero), "  end"]
     L.append("  initial begin")
     resets = {r: (0 if target.reset_active_low.get(r, False) else 1) for r in target.resets}
-    n_forced = (2 if trace.clock_data else 1) if force_resets else 0
+    n_forced = forced_steps(trace) if force_resets else 0
     for k, step in enumerate(trace.steps):
         L.append(f"    // step {k + trace.first_index}")
         vals = {p.name: step.get(p.name, "0") for p in driven}

@@ -29,7 +29,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from rtlopt.evaluate._replay_files import parse_samples, testbench_text, write_vcd
+from rtlopt.evaluate._replay_files import forced_steps, parse_samples, testbench_text, write_vcd
 from rtlopt.evaluate._trace_model import JSON_SAMPLES, TOP, trace_from_formal, trace_from_mismatch
 from rtlopt.evaluate._trace_model import STEP_NS as STEP_NS
 from rtlopt.evaluate._trace_model import Replay as Replay
@@ -222,6 +222,8 @@ def _finish(
         script=str(script),
         command=command,
         first_index=trace.first_index,
+        forced=tuple(target.resets) if trace.kind == "formal" else (),
+        forced_steps=forced_steps(trace) if trace.kind == "formal" else 0,
     )
     write_vcd(out_dir / "trace.vcd", rep)
     # the table's window; the VCD holds every sample
@@ -239,6 +241,7 @@ def load_replay(path: Path) -> Replay:
         for s in d["samples"]
     )
     d["clocks"] = tuple(d["clocks"])
+    d["forced"] = tuple(d.get("forced", ()))
     return Replay(**d)
 
 
@@ -334,7 +337,12 @@ def failing_lines(rep: Replay) -> list[str]:
     s = rep.samples[rep.first]
     step = s.step + rep.first_index
     when = f"cycle {step}" + (", after the clock edge" if s.phase else "") if rep.sequential else ""
-    ins = ", ".join(f"{k}={_value_text(v)}" for k, v in s.inputs.items()) or "(none)"
+    reset = set(rep.forced) if s.step < rep.forced_steps else set()
+    ins = ", ".join(
+        f"{k}={_value_text(v)}" + (" (the reset the proof starts from)" if k in reset else "")
+        for k, v in s.inputs.items()
+    )
+    ins = ins or "(none)"
     out = [f"failing input{' at ' + when if when else ''}: {ins}", *_earlier(rep, step)]
     for n in s.bad:
         ref, cand = s.reference.get(n, "?"), s.candidate.get(n, "?")

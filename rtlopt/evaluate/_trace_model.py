@@ -71,6 +71,8 @@ class Replay:
         samples: Every sampled point, in time order.
         inputs, outputs: Port names and widths (non-clock inputs; outputs).
         clocks: Clock names.
+        forced, forced_steps: The resets asserted in the first steps to reach the reset
+            state a formal trace starts from.
         vcd, testbench, script: Paths of the waveform, the replay testbench and a shell
             script holding the reproducing command.
         command: The command line (compile and run).
@@ -93,6 +95,10 @@ class Replay:
     first_index: int = 0
     omitted: int = 0
     extra: Mapping[str, str] = field(default_factory=dict)
+    #: The resets the replay asserts in its first ``forced_steps`` steps (a formal trace: the
+    #: proof starts from the reset state, whatever its own first step says of the reset)
+    forced: tuple[str, ...] = ()
+    forced_steps: int = 0
 
     def window(self, n: int) -> Replay:
         """The last ``n`` samples up to the first mismatch (the end when none); ``omitted``

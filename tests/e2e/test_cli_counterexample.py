@@ -86,3 +86,30 @@ def test_check_shows_the_failing_input(example_repo: Path) -> None:
     assert "vec=" in inp, inp
     wave = next(ln for ln in r.stdout.splitlines() if "waveform:" in ln)
     assert Path(wave.rsplit("waveform: ", 1)[1].strip()).is_file()
+
+
+def test_a_formal_trace_marks_the_reset_its_replay_asserts(tmp_path: Path) -> None:
+    """Held-out trial 50: the proof starts from the reset state and its counterexample says
+    `rst@0=0`, while the replay asserts the reset at step 0 to reach that state; the table
+    marks the forced value and the caption says why, so the two do not contradict."""
+    ref = (
+        "module m(input clk, input rst, input [31:0] a, output y, output reg q);\n"
+        "  always @(posedge clk) if (rst) q <= 1'b0; else q <= a[0];\n"
+        "  assign y = a < 32'h00012345;\nendmodule\n"
+    )
+    (tmp_path / "m.v").write_text(ref)
+    (tmp_path / "c.v").write_text(ref.replace("a < 32'h", "a <= 32'h"))
+    env = dict(os.environ, COLUMNS="100", TERM="dumb", TMPDIR=str(tmp_path))
+    r = subprocess.run(
+        [sys.executable, "-m", "rtlopt", "evaluate", "m.v", "--candidate", "c.v"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 1 and "formally not equivalent" in r.stdout, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("cycle"))
+    assert lines[start + 2].split()[:2] == ["0", "1*"], lines[start : start + 3]
+    assert "'*': the reset the proof starts from" in r.stdout, r.stdout
