@@ -220,9 +220,10 @@ filelists = {arr(found.filelists)}
 # folders holding headers (`include)
 include_dirs = {arr(found.include_dirs)}
 # defines (like -D NAME=VALUE) besides the filelists'
-{_build_comments(found)}defines = []
-# files (globs) the build rtlopt checks does not compile: testbenches of other builds
-{_unparsed_comments(found)}exclude = {arr(list(_EXCLUDED))}
+{_build_comments(found)}{_unparsed_comments(found)}defines = []
+# files (globs) rtlopt does not read as sources (a copy of a module the build does not
+# compile; an excluded testbench still counts, as one rtlopt does not elaborate)
+{_duplicate_comments(found)}exclude = {arr(list(_EXCLUDED))}
 
 [check]
 # modules (names or file globs) that must stay equivalent to the base revision; "*" is every
@@ -244,16 +245,19 @@ def _build_comments(found: Detected) -> str:
 
 
 def _unparsed_comments(found: Detected) -> str:
-    """Comment lines naming sources that do not parse on their own and duplicate modules."""
-    lines = [
+    """Comment lines naming sources that do not parse on their own (a define missing)."""
+    return "".join(
         f"# {rel}:{line} does not parse on its own ({why})\n"
         for rel, line, why in found.unparsed[:8]
-    ]
-    lines += [
+    )
+
+
+def _duplicate_comments(found: Detected) -> str:
+    """Comment lines naming the modules two files define."""
+    return "".join(
         f"# module {n} is defined in {', '.join(fs)}\n"
         for n, fs in list(found.duplicates.items())[:8]
-    ]
-    return "".join(lines)
+    )
 
 
 def _alternatives(found: Detected) -> str:
@@ -277,8 +281,8 @@ def _print_builds(found: Detected) -> None:
     for rel, line, why in found.unparsed[:6]:
         console.print(
             f"  [yellow]does not parse on its own:[/] {escape(rel)}:{line} ({escape(why)}): "
-            "a macro from another file or a build's define; a testbench of another build "
-            "belongs in \\[project] exclude, else its x is judged fail closed"
+            "a macro from another file or a build's define; give a testbench's defines in "
+            "\\[project] defines, else its x is judged fail closed (read in part)"
         )
     for name, files in list(found.duplicates.items())[:6]:
         console.print(

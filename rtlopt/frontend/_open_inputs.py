@@ -492,9 +492,9 @@ def unparsed_hint(found: list[OpenInput], design: Design) -> str:
             rel = path.relative_to(design.root) if path.is_relative_to(design.root) else path
             return (
                 f" ({rel} does not parse with this configuration's defines, line {line}: "
-                "its writes are read in part, so its nets count as x; give its defines in "
-                "project.defines, or list it in project.exclude if no build of the design "
-                "compiles it)"
+                "its writes are read in part, so its nets count as x; give the defines its "
+                "build passes in project.defines, so that it is read whole; excluded, a "
+                "testbench still counts, as one rtlopt does not elaborate)"
             )
     return ""
 

@@ -196,7 +196,7 @@ def test_init_names_build_defines_unparsed_files_and_duplicate_modules(tmp_path:
     out = " ".join(r.stdout.split())
     assert "tb/makefile passes -DTRACE=$(TRACE) -Dverilog_sim" in out, out
     assert "VM_TRACE" not in out, out  # a C compiler's flag
-    assert "tb/tb.v:2 (UnknownDirective)" in out and "[project] exclude" in out, out
+    assert "tb/tb.v:2 (UnknownDirective)" in out and "[project] defines" in out, out
     assert "module mem is defined in src/mem.v, tb/mem.v" in out, out
     text = (repo / "rtlopt.toml").read_text()
     assert "# tb/tb.v:2 does not parse on its own" in text, text

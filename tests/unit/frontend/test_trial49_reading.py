@@ -70,7 +70,7 @@ def test_a_testbench_that_does_not_parse_is_named_with_the_fix(tmp_path: Path) -
     assert open_inputs(design)
     why = open_inputs_reason(design)
     assert "tb/tb.v does not parse with this configuration's defines, line 5" in why, why
-    assert "project.exclude" in why, why
+    assert "project.defines" in why, why
     # compiled with its macro, it is read whole, and no note is added
     design = load_design(
         tmp_path / "sub.v", "sub", ProjectConfig(), root=tmp_path, defines={"TRACE": "0"}
