@@ -141,13 +141,15 @@ def _missing(*tools: str) -> list[str]:
 
 
 def suite_workers() -> int:
-    """Parallel workers for the whole suite: ``$RTLOPT_TEST_WORKERS``, else one per CPU (at
-    most 2, the CI machine's count; 0 or 1 runs in this process)."""
+    """Parallel workers for the whole suite: ``$RTLOPT_TEST_WORKERS``, else one more than the
+    CPUs (at most 3; 0 or 1 runs in this process): a test waits on its tools' start-up and
+    files a third of the time, so a third worker on the CI machine's 2 CPUs fills it (770
+    tests of the suite: 135 s on 2 workers, 118 s on 3, 128 s on 4)."""
     explicit = os.environ.get("RTLOPT_TEST_WORKERS", "").strip()
     if explicit:
         return int(explicit)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return min(2, cpus or 1)
+    return min(3, (cpus or 1) + 1) if (cpus or 1) > 1 else 1
 
 
 def model_threads() -> int:

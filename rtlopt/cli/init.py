@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +13,7 @@ from rich.markup import escape
 
 from rtlopt.cli._common import EXIT_OK, EXIT_USAGE, console, handle_errors
 from rtlopt.config import ProjectConfig
+from rtlopt.frontend._build_flags import BUILD_FILE, build_flags
 
 _SKIP = {"build", "node_modules", "__pycache__", "venv", ".venv"}
 _SOURCES = (".v", ".sv")
@@ -130,8 +130,8 @@ def detect(root: Path) -> Detected:
             rel = (here / name).relative_to(root).as_posix()
             if name.endswith(_PROJECTS):
                 found.projects.append(rel)
-            if _BUILD_FILE.match(name):
-                flags = _build_defines(here / name)
+            if BUILD_FILE.match(name):
+                flags = build_flags(here / name)
                 if flags:
                     found.build_defines.append((rel, flags))
             if name.endswith(_SOURCES):
@@ -163,26 +163,6 @@ def detect(root: Path) -> Detected:
 
 #: ``project.exclude``'s default, kept when init writes the key.
 _EXCLUDED = ProjectConfig().exclude
-#: Build files whose lines may pass defines to a Verilog tool.
-_BUILD_FILE = re.compile(r"^(?:GNU)?[Mm]akefile.*$|.*\.(?:mk|sh|tcl)$")
-#: A line that configures a Verilog tool (not a C compiler's flags).
-_VERILOG_LINE = re.compile(r"iverilog|verilator|VFLAGS|VERILOG|vlog|xrun|\bvcs\b|\+define\+")
-_C_LINE = re.compile(r"\b(?:CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS)\b")
-_DEFINE_FLAG = re.compile(r"(?<![\w-])(-D[A-Za-z_]\w*(?:=\S*)?|\+define\+\S+)")
-
-
-def _build_defines(path: Path) -> list[str]:
-    """The ``-D``/``+define+`` flags lines of a build file pass to a Verilog tool."""
-    try:
-        text = path.read_text(errors="replace")
-    except OSError:
-        return []
-    flags: list[str] = []
-    for line in text.splitlines():
-        if line.lstrip().startswith("#") or _C_LINE.search(line) or not _VERILOG_LINE.search(line):
-            continue
-        flags += [f for f in _DEFINE_FLAG.findall(line) if f not in flags]
-    return flags
 
 
 def _variables(path: Path, root: Path, found: Detected) -> dict[str, str]:
@@ -255,7 +235,8 @@ def _unparsed_comments(found: Detected) -> str:
 def _duplicate_comments(found: Detected) -> str:
     """Comment lines naming the modules two files define."""
     return "".join(
-        f"# module {n} is defined in {', '.join(fs)}\n"
+        # not "module NAME": a text scan of the repository would read a declaration there
+        f"# {n}: a module defined in {', '.join(fs)}\n"
         for n, fs in list(found.duplicates.items())[:8]
     )
 

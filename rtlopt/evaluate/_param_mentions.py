@@ -193,6 +193,8 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
             continue
         if any(a <= at < b for a, b in own):
             continue
+        if verilog and _another_modules_list(design, text, at):
+            continue
         lex = lexed(path, text) if lex is False else lex
         if isinstance(lex, tuple) and _commented_or_prose(design, text, lex, at, m.end()):
             continue
@@ -211,6 +213,32 @@ def first_unread(design: Design, rel: str, path: Path, text: str, consumed: set[
             f"repository if no build or test uses it"
         )
     return ""
+
+
+_LIST_HEAD = re.compile(r"([A-Za-z_][\w$]*)\s*#\s*\(")
+
+
+def _another_modules_list(design: Design, text: str, at: int) -> bool:
+    """Whether ``at`` stands in the parameter list (``m #(.N(4)) u (...)``) of an instance
+    of a module the design knows that holds no instance of the target at any depth (held-out
+    trial 51: ``sync_reset #(.N(4))`` beside the target ``sync_signal``'s own ``N``)."""
+    head = None
+    for m in _LIST_HEAD.finditer(text, max(0, at - 4000), at):
+        depth = text.count("(", m.end(), at) - text.count(")", m.end(), at)
+        if depth >= 0:
+            head = m
+    if head is None or head.group(1) in ("module", "macromodule", "interface", "program"):
+        return False
+    name, target = head.group(1), design.target.name
+    seen, stack = set(), [name]
+    while stack:
+        n = stack.pop()
+        if n == target or n not in design.modules:
+            return False  # the target, or a module whose instances are not known
+        if n not in seen:
+            seen.add(n)
+            stack.extend(design.modules[n].instances)
+    return True
 
 
 def _no_setting(text: str, start: int, end: int) -> bool:

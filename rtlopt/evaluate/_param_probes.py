@@ -153,8 +153,14 @@ class ProbeChoice:
                 got += self._pick(p, suggested[p], len(suggested[p]), got)
             chosen += [pz for pz in got if pz not in chosen]
             tried[p] = [dict(pz.values)[p] for pz in got]
+        if not inst and k > 0:  # a parameter tied to others by its default, set apart
+            chosen += [pz for pz in self._untied(deps, choices, firsts) if pz not in chosen]
         if not inst and len(firsts) >= 2:
             chosen += [pz for pz in self._combined(firsts, tried) if pz not in chosen]
+        self._log_probes(deps, chosen)
+        return chosen, ""
+
+    def _log_probes(self, deps: ParamDependence, chosen: list[Parameterization]) -> None:
         if deps.params:
             log.info(
                 "%s: the change depends on %s; probes %s",
@@ -162,7 +168,22 @@ class ProbeChoice:
                 ", ".join(deps.params),
                 "; ".join(pz.label() for pz in chosen) or "none",
             )
-        return chosen, ""
+
+    def _untied(
+        self, deps: ParamDependence, choices: dict[str, list[str]], firsts: dict[str, str]
+    ) -> list[Parameterization]:
+        """A probe of each parameter the change depends on whose default names others
+        (``H = W / 2``, ``AW = $clog2(N)``), set apart from them: a module nothing
+        instantiates may be given any value of it (red-team round 119: a candidate writing
+        ``W / 2`` where the reference reads ``H`` agreed at every probe of ``W``)."""
+        ties = self._ties()
+        out: list[Parameterization] = []
+        for p in deps.params:
+            tied = [q for q in ties.get(p, ()) if q != "type"]
+            if not tied or p in firsts or p in choices or self._members(p) is not None:
+                continue
+            out += self._values_of(p, deps, 1)[:2]
+        return out
 
     def _refused(
         self,

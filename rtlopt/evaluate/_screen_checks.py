@@ -270,9 +270,8 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
     when the repository's instances cannot be read (fail closed), else ""."""
     from rtlopt.evaluate._decoys import decoy_reason
     from rtlopt.evaluate._foreign_x import foreign_x_inputs, xprop_reason
-    from rtlopt.evaluate._open_x import branch_x, open_value_inputs
     from rtlopt.evaluate._tb_x import tb_x_inputs
-    from rtlopt.evaluate._tb_x_params import other_parameters, param_x_inputs
+    from rtlopt.evaluate._tb_x_params import other_parameters
     from rtlopt.frontend import _open_inputs as oi
 
     repo, own = _repository(s)
@@ -284,6 +283,10 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         found = oi.open_inputs(repo)
     except RuntimeError:
         return oi.open_inputs_reason(repo)
+    # a Verilog testbench the elaboration does not read or follow (``evaluate/_tb_x.py``);
+    # one the build holds with an error is elaborated as its own build instead
+    tb = tb_x_inputs(repo, own)
+    found = [o for o in found if not {p.resolve() for p in (o.file, o.net_file) if p} & tb.replaced]
     c.x_inputs, c.x_z = oi.fed_ports(found)
     # a testbench in another language writing the target's inputs (a cocotb test's
     # ``dut.s.value = "x"``, one handing ``dut`` to a driver library, a do-file's ``force
@@ -298,13 +301,60 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *foreign.ports]))
         c.x_z = c.x_z or foreign.z
         c.x_source = c.x_source or foreign.source
-    # a Verilog testbench the elaboration does not read or follow (``evaluate/_tb_x.py``)
-    tb = tb_x_inputs(repo, own)
     if tb.ports:
-        c.x_powerup_only = False
+        powerup = bool(tb.found) and all(o.kind == "powerup" for o in tb.found)
+        c.x_powerup_only = powerup and (c.x_powerup_only or not c.x_inputs)
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *tb.ports]))
         c.x_z = c.x_z or tb.z
         c.x_source = c.x_source or tb.source
+    found = _more_x(s, c, repo, found)
+    _x_reading_change(s, c)
+    ports = s.design.parameter_check
+    _parameter_inputs(s, c)
+    if c.x_inputs:
+        log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
+        # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
+        why = xprop_reason(repo, own)
+        if why:
+            return why
+    # an instance fed x under another build's defines is judged by its parameters too; an
+    # instance's own values are a configuration the parameter check evaluates, x proof and
+    # all, where it runs (every configuration of the repository, in a parameter check's own
+    # designs too: red-team round 107's x-fed instance at W = 16, proven there)
+    if ports is not None or s.config.harness.parameterizations:
+        return other_parameters(s.design)
+    return _other_parameters(s, [*found, *tb.found]) or other_parameters(s.design)
+
+
+def _x_reading_change(s: EvalSetup, c: Candidate) -> None:
+    """Every input may be x where the change adds an operator reading x as a value
+    (``evaluate/_x_readers.py``)."""
+    from rtlopt.evaluate._x_readers import added_reader
+
+    t = s.design.target
+    added = added_reader(t.file.read_text(errors="replace")[t.start : t.end], c.text)
+    if added is None:
+        return
+    inputs = [p.name for p in t.ports if p.direction != "output"]
+    if set(inputs) <= set(c.x_inputs):
+        return
+    c.x_powerup_only = False
+    c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *inputs]))
+    c.x_source = c.x_source or (
+        f"the change reads x as a value otherwise than the reference, {added}: a "
+        "simulation's x on any input (an undriven line, an input before its first write) "
+        "is decided otherwise"
+    )
+
+
+def _more_x(s: EvalSetup, c: Candidate, repo: Design, found: list[OpenInput]) -> list[OpenInput]:
+    """Joins into ``c`` the x of a top's generate branch a build's parameter setting turns
+    on, of the values the repository leaves open and of a branch only those take; ``found``
+    with the open values' instances."""
+    from rtlopt.evaluate._open_x import branch_x, open_value_inputs
+    from rtlopt.evaluate._tb_x_params import param_x_inputs
+    from rtlopt.frontend import _open_inputs as oi
+
     # a top's generate branch a build's parameter setting turns on (``evaluate/_tb_x_params.py``)
     px = param_x_inputs(s.design)
     if px.ports:
@@ -330,21 +380,7 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
         c.x_powerup_only = False
         c.x_inputs = tuple(dict.fromkeys([*c.x_inputs, *branched]))
         c.x_z, c.x_source = True, c.x_source or where
-    ports = s.design.parameter_check
-    _parameter_inputs(s, c)
-    if c.x_inputs:
-        log.info("%s: inputs fed x by the repository: %s", s.design.target.name, c.x_inputs)
-        # a simulator's x-propagation mode reads x otherwise than the proof (round 74)
-        why = xprop_reason(repo, own)
-        if why:
-            return why
-    # an instance fed x under another build's defines is judged by its parameters too; an
-    # instance's own values are a configuration the parameter check evaluates, x proof and
-    # all, where it runs (every configuration of the repository, in a parameter check's own
-    # designs too: red-team round 107's x-fed instance at W = 16, proven there)
-    if ports is not None or s.config.harness.parameterizations:
-        return other_parameters(s.design)
-    return _other_parameters(s, [*found, *tb.found]) or other_parameters(s.design)
+    return found
 
 
 def _parameter_inputs(s: EvalSetup, c: Candidate) -> None:

@@ -58,12 +58,13 @@ directive: a build outside rtlopt's configuration may set any macro):
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from rtlopt.evaluate import _tb_x_bodies as tb
 from rtlopt.evaluate import _tb_x_forms as tf
+from rtlopt.evaluate._tb_x_benches import Bench, Unread, bench_builds
 from rtlopt.evaluate._tb_x_defines import Entry
 from rtlopt.frontend.model import Design
 
@@ -82,12 +83,17 @@ class TbX:
     z: bool = False
     source: str = ""
     found: tuple[Any, ...] = ()
+    #: files of the build with an error, elaborated whole as a testbench's build here: the
+    #: build's own findings from them are superseded (:mod:`._tb_x_benches`)
+    replaced: frozenset[Path] = frozenset()
 
 
 _CACHE: dict[Any, tuple[object, TbX]] = {}
 #: What an empty branch a build enters is (:func:`._tb_x_defines.left_lines`).
 _LEFT = "a branch without the writes rtlopt's reading makes there"
 _READ_CACHE: dict[Any, tuple[object, set[Path]]] = {}
+#: What a testbench that cannot be elaborated is.
+_UNREAD = "a Verilog testbench rtlopt does not elaborate"
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -113,7 +119,7 @@ def text_x(
     another file (another build's version of the design, judged as a testbench only by its
     content)."""
     if related and not elaborated and (not another_build or tf.testbench(code)):
-        return 1, "a Verilog testbench rtlopt does not elaborate"
+        return 1, _UNREAD
     found: list[tuple[int, str]] = []
     found += [(a, "a write through a clocking block or a virtual interface or class handle")
               for a in tf.handle_writes(code, any_virtual)]  # fmt: skip
@@ -204,6 +210,7 @@ def _judged(design: Design, own: Path | None) -> TbX:
     own_files = {m.file.resolve() for n, m in design.modules.items() if n in own_units and m.file}
     any_virtual = any(tf.virtual_types(c) for c in codes.values())
     compiled = {n for p, c in codes.items() if p.resolve() in built for n in tf.units(c)}
+    benches: list[Path] = []  # outside the build, instantiating the target: elaborated
     for path in sorted(codes, key=str):
         code = codes[path]
         r = path.resolve()
@@ -211,11 +218,13 @@ def _judged(design: Design, own: Path | None) -> TbX:
         # a text holding another unit whose body instantiates the target (a testbench beside
         # the target) or naming one; another build's version of the target alone is not one
         related = tb.related(per_file[path], tops, design.target.name)
+        related = related and r != design.target.file.resolve()
+        bench = related and (r in built or not mine & compiled)
         hit = text_x(
             code,
-            elaborated=r in built,
+            elaborated=r in built or bench,
             own_design=r in own_files,
-            related=related and r != design.target.file.resolve(),
+            related=related,
             any_virtual=any_virtual,
             another_build=bool(mine & compiled),
         )
@@ -223,6 +232,8 @@ def _judged(design: Design, own: Path | None) -> TbX:
             where = f"{_relative(path, root)}:{hit[0]}: {hit[1]}"
             log.info("%s: inputs fed x by a Verilog testbench: %s", design.target.name, where)
             return TbX(inputs, True, where)
+        if bench:
+            benches.append(path)
     held = tb.hierarchy(per_file, every, tops)
     generated = _generated(root, held, codes, texts, tb.root_files(per_file, tops), unread)
     if generated:
@@ -233,7 +244,52 @@ def _judged(design: Design, own: Path | None) -> TbX:
     for path in own_files & {p.resolve() for p in every}:
         p = next(q for q in every if q.resolve() == path)
         skips.setdefault(p, []).extend(td.own_spans(every[p], own_units))
-    return _defined_x(design, inputs, texts, every, skips, read, built)
+    builds = bench_builds(design, benches, codes, per_file, built)
+    if isinstance(builds, Unread):
+        return TbX(inputs, True, f"{builds.at}:1: {_UNREAD} ({builds.why})")
+    # a testbench's own texts are judged in its build (below), not in rtlopt's
+    theirs = {f for b in builds for f in b.files - (built - b.replaced)}
+    rtlopts = {p: c for p, c in every.items() if p.resolve() not in theirs}
+    out = _defined_x(design, inputs, texts, rtlopts, skips, read, built)
+    for b in builds:
+        try:
+            fed = _bench_fed(b)
+        except RuntimeError as exc:
+            return TbX(inputs, True, f"{b.label}:1: {_UNREAD} ({exc})")
+        # its own texts' branches and macro values other builds may set
+        texts_b = {p: c for p, c in every.items() if p.resolve() in b.files - (built - b.replaced)}
+        also = _defined_x(b.design, inputs, texts, texts_b, skips, read, built | b.files)
+        out = _joined(_joined(out, fed), also)
+        out = replace(out, replaced=out.replaced | b.replaced)
+    return out
+
+
+def _bench_fed(b: Bench) -> TbX:
+    """What the instance analysis of a testbench's own build (:mod:`._tb_x_benches`) finds
+    fed x.
+
+    Raises:
+        RuntimeError: a file of its closure has an error the build's own has not, or
+            nothing elaborates.
+    """
+    from rtlopt.frontend._open_inputs import bench_inputs, fed_ports
+
+    found = bench_inputs(b.design, b.files, b.allowed, b.known)
+    if not found:
+        return TbX()
+    ports, z = fed_ports(found)
+    at = found[0].source(b.design.target.name, b.design.root)
+    return TbX(ports, z, f"{b.label} as its own build: {at}", tuple(found))
+
+
+def _joined(a: TbX, b: TbX) -> TbX:
+    """Both findings: the inputs of either, the first source."""
+    if not a.ports:
+        return b
+    if not b.ports:
+        return a
+    ports = tuple(dict.fromkeys([*a.ports, *b.ports]))
+    return TbX(ports, a.z or b.z, a.source, (*a.found, *b.found), a.replaced | b.replaced)
 
 
 def _generated(

@@ -125,7 +125,9 @@ def _values(name: str, texts: Iterable[str]) -> set[str] | None:
     used = False
     head = re.compile(rf"`define[ \t]+{re.escape(name)}\b(\(?)([^\n]*)")
     given = re.compile(rf"(?:-D|\+define\+){re.escape(name)}=({_GIVEN})")
-    use = re.compile(rf"`{re.escape(name)}\b")
+    # where a module's name stands: `M u (...), `M #(...) u (...)
+    use = re.compile(rf"`{re.escape(name)}\b\s*(?:#|[A-Za-z_]\w*\s*[(\[])")
+    texts = list(texts)
     for text in texts:
         for m in head.finditer(text):
             if m.group(1):
@@ -133,12 +135,31 @@ def _values(name: str, texts: Iterable[str]) -> set[str] | None:
             value = re.sub(r"//.*|/\*.*?\*/", "", m.group(2)).strip()
             if value:
                 out.add(value)
-        out |= {v for m in given.finditer(text) for v in _unquoted(m.group(1))}
+        for m in given.finditer(text):
+            out |= {w for v in _unquoted(m.group(1)) for w in _variable_values(v, texts)}
         code = _DIRECTIVE_USE.sub("", head.sub("", text))
         used = used or use.search(code) is not None
     if used:
         out.add(UNKNOWN_MODULE)
     return out or {"1"}
+
+
+_VARIABLE = re.compile(r"\$(?:\(([A-Za-z_]\w*)\)|\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+
+
+def _variable_values(value: str, texts: list[str]) -> set[str]:
+    """What a command line's ``value`` is: a make or shell variable (``$(TRACE)``) stands
+    for each plain word the texts assign it (``TRACE ?= 1``); the value as written where
+    it names none or no text assigns one."""
+    m = _VARIABLE.fullmatch(value)
+    if not m:
+        return {value}
+    var = next(g for g in m.groups() if g)
+    assign = re.compile(
+        rf"^[ \t]*(?:export[ \t]+)?{var}[ \t]*(?:\?=|:=|::=|=)[ \t]*([\w.+-]+)[ \t]*$", re.M
+    )
+    got = {a for t in texts for a in assign.findall(t)}
+    return got or {value}
 
 
 _INCLUDED = re.compile(r"`include[ \t]*`([A-Za-z_]\w*)")

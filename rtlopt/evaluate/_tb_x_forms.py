@@ -79,6 +79,13 @@ _TWO_STATE = frozenset(
 #: A system task or function call (not an escaped name ``\\$_DFF_P_`` nor a unit named so:
 #: a Yosys techmap file's ``module $_DLATCH_P_ (``).
 _UNIT_HEAD = re.compile(r"\b(?:module|macromodule|primitive|interface|program)\s*$")
+#: Arguments that are literals only (strings, numbers): nothing a task could write.
+_LITERAL_ARGS = re.compile(
+    r'(?:\s*(?:"(?:[^"\\\n]|\\.)*"|\d[\w\']*|\'[sS]?[bodhBODH][\w?]+)\s*,)*'
+    r'\s*(?:"(?:[^"\\\n]|\\.)*"|\d[\w\']*|\'[sS]?[bodhBODH][\w?]+)\s*\)'
+)
+#: What stands before a call that is a statement (a task's), not an operand.
+_STATEMENT_HEAD = re.compile(r"(?:[;{}]|\b(?:begin|end|else|initial|final|always\w*)|\))\s*$")
 _SYSCALL = re.compile(r"(?<![\\\w$])(\$[A-Za-z_][\w$]*)\s*\(")
 #: A conditional directive, anywhere on its line (as the preprocessor reads it).
 _DIRECTIVE = re.compile(r"`(ifdef|ifndef|elsif|else|endif)\b")
@@ -113,7 +120,9 @@ KNOWN = frozenset(
         "q_exam async$and$array async$and$plane async$nand$array async$nand$plane "
         "async$or$array async$or$plane async$nor$array async$nor$plane sync$and$array "
         "sync$and$plane sync$nand$array sync$nand$plane sync$or$array sync$or$plane "
-        "sync$nor$array sync$nor$plane static_assert root unit"
+        "sync$nor$array sync$nor$plane static_assert root unit "
+        # Icarus Verilog's own: files opened by name only
+        "fopenr fopenw fopena"
     ).split()
 )
 #: Simulators' waveform and coverage tasks: they record, they do not write.
@@ -298,6 +307,11 @@ def user_system_calls(code: str) -> list[tuple[int, str]]:
             continue
         rest = code[m.end() : m.end() + 200].lstrip()
         if rest.startswith(")"):
-            continue
+            continue  # no argument
+        if _LITERAL_ARGS.match(rest) and _STATEMENT_HEAD.search(
+            code[max(0, m.start() - 40) : m.start()]
+        ):
+            continue  # a task given literals only: nothing it could write (a function's
+            # result may be x)
         out.append((m.start(), name))
     return out

@@ -73,10 +73,10 @@ from pathlib import Path
 from typing import Any
 
 from rtlopt.frontend._comb_loop import CombLoops
+from rtlopt.frontend._elaboration import compiled, errors_by_file, raw_errors
 from rtlopt.frontend._known_bits import KnownBits
 from rtlopt.frontend._net_bits import pieces, width
 from rtlopt.frontend._net_drivers import Drivers, Port, key, x_value
-from rtlopt.frontend._one_build import build_files
 from rtlopt.frontend._open_input import OpenInput
 from rtlopt.frontend._partial import Partials
 from rtlopt.frontend._per_design import PerDesign
@@ -85,7 +85,15 @@ from rtlopt.frontend._slang import CONSTANT_KINDS, input_connections, node_kind
 from rtlopt.frontend._z_cone import ZCone, may_be_z
 from rtlopt.frontend.model import Design
 
-__all__ = ["OpenInput", "fed_ports", "open_inputs", "open_inputs_reason", "unparsed_hint"]
+__all__ = [
+    "OpenInput",
+    "bench_inputs",
+    "fed_ports",
+    "file_errors",
+    "open_inputs",
+    "open_inputs_reason",
+    "unparsed_hint",
+]
 
 log = logging.getLogger(__name__)
 
@@ -392,6 +400,9 @@ def _judged(
     tops: tuple[str, ...] = (),
     sets: tuple[str, ...] = (),
     skip: frozenset[str] = frozenset(),
+    strict: frozenset[Path] = frozenset(),
+    allowed: frozenset[Path] = frozenset(),
+    known: frozenset[str] = frozenset(),
 ) -> list[OpenInput]:
     """Every input of every instance of the target below the repository's tops (``tops``
     with the parameters ``sets``, ``W=37``, where given) that is unconnected or connected
@@ -402,11 +413,20 @@ def _judged(
         RuntimeError: slang cannot elaborate the repository, or its elaboration cannot be
             read (a form pyslang does not expose): nothing is known, so nothing is checked.
     """
-    from rtlopt.frontend._params import _compile
 
     name = design.target.name
     try:
-        walk = _Walk(_compile(build_files(design), {}, design, tops, sets))
+        comp = compiled(design, tops, sets)
+        raw = raw_errors(comp)
+        if strict:
+            errors = errors_by_file(raw, known)
+            for path in sorted(strict & set(errors) - allowed):
+                raise RuntimeError(errors[path])
+        elif not (tops or sets):
+            _FILE_ERRORS[id(design)] = (design, raw)
+        walk = _Walk(comp)
+        if strict and not _reached(walk, name, strict):
+            raise RuntimeError(f"no instance of {name} below a top the testbench defines")
         out: list[OpenInput] = []
         loops = CombLoops(walk)
         for inst in walk.instances.values():
@@ -440,6 +460,58 @@ def _judged(
         log.debug("open inputs of %s not read", name, exc_info=True)
         raise RuntimeError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
     return out
+
+
+_FILE_ERRORS: dict[int, tuple[Design, list[tuple[Path, str, str]]]] = {}
+
+
+def file_errors(design: Design, known: frozenset[str] | None = None) -> dict[Path, str]:
+    """The first error slang reports in each file of the repository's elaboration
+    (:func:`open_inputs`' own; none where it cannot elaborate); ``known``: see
+    :func:`._elaboration.errors_by_file`."""
+    try:
+        open_inputs(design)
+    except RuntimeError:
+        return {}
+    hit = _FILE_ERRORS.get(id(design))
+    if hit is None or hit[0] is not design:  # the record was dropped: elaborated again
+        hit = (design, raw_errors(compiled(design, (), ())))
+    if len(_FILE_ERRORS) > 16:
+        _FILE_ERRORS.clear()
+        _FILE_ERRORS[id(design)] = hit
+    return errors_by_file(hit[1], known)
+
+
+def _reached(walk: _Walk, name: str, files: frozenset[Path]) -> bool:
+    """Whether an instance of module ``name`` stands below a top instance whose module one
+    of ``files`` defines."""
+    tops = {
+        str(t.name)
+        for t in walk.root.topInstances
+        if _location(t.body.definition, walk.sm)[0].resolve() in files
+    }
+    return any(
+        inst.body.definition.name == name and path.split(".", 1)[0] in tops
+        for path, inst in walk.instances.items()
+    )
+
+
+def bench_inputs(
+    design: Design,
+    files: frozenset[Path],
+    allowed: frozenset[Path] = frozenset(),
+    known: frozenset[str] = frozenset(),
+) -> list[OpenInput]:
+    """:func:`open_inputs` of a testbench's own build (``evaluate/_tb_x_benches.py``), whose
+    ``files`` (resolved) must elaborate without an error but in ``allowed`` files (an
+    unknown module no text defines, ``known`` being the names some text defines, is a
+    vendor cell), and reach an instance of the target from a top they define.
+
+    Raises:
+        RuntimeError: slang reports an error in one of ``files``, no instance of the target
+            stands below a top of theirs, or nothing elaborates.
+    """
+    return _judged(design, strict=files, allowed=allowed, known=known)
 
 
 def open_inputs(design: Design) -> list[OpenInput]:

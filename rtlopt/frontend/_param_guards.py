@@ -32,6 +32,8 @@ bound and step).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from rtlopt.frontend._param_deps import _tokens, parsed_module
@@ -245,7 +247,10 @@ def _narrow(decl: Any) -> bool:
     if kind in ("ByteType", "ShortIntType"):
         return True
     if not dims:
-        return node_kind(decl) == "NetDeclaration" and kind == "ImplicitType"
+        # a type by name (``u12_t``): its width is not read here (red-team round 119)
+        return kind == "NamedType" or (
+            node_kind(decl) == "NetDeclaration" and kind == "ImplicitType"
+        )
     if len(dims) == 1:
         nums = [t for t in _tokens(str(dims[0])) if t.kind != "op"]
         if len(nums) == 2 and all(t.kind == "number" and t.text.isdigit() for t in nums):
@@ -256,10 +261,28 @@ def _narrow(decl: Any) -> bool:
 _HOLDERS = frozenset({"ParameterDeclaration", "NetDeclaration", "DataDeclaration"})
 
 
+def _local_body(mod: Any) -> Any:
+    """Whether a parameter declaration of ``mod`` is a body ``parameter`` of a module with a
+    parameter port list: a localparam (red-team round 119)."""
+    ports = getattr(getattr(mod, "header", None), "parameters", None)
+    span = (
+        (int(ports.sourceRange.start.offset), int(ports.sourceRange.end.offset))
+        if ports is not None and node_kind(ports)
+        else None
+    )
+
+    def local_body(n: Any) -> bool:
+        at = int(n.sourceRange.start.offset)
+        return span is not None and not span[0] <= at < span[1]
+
+    return local_body
+
+
 def _narrowed(mod: Any, names: set[str], varying: set[str], exempt: frozenset[str]) -> list[str]:
     """Each localparam, net or variable of a narrow fixed type (:func:`_narrow`) declared
     with a constant computed from a varying one (``wire [11:0] k = W`` holds W only below
     4096: red-team round 117), as its declaration."""
+    local_body = _local_body(mod)
     out: list[str] = []
     for n in _nodes(mod):
         kind = node_kind(n)
@@ -267,7 +290,7 @@ def _narrowed(mod: Any, names: set[str], varying: set[str], exempt: frozenset[st
             continue
         keyword = getattr(n, "netType", None) or getattr(n, "keyword", None)
         word = str(getattr(keyword, "valueText", "") or "")
-        if kind == "ParameterDeclaration" and word != "localparam":
+        if kind == "ParameterDeclaration" and word != "localparam" and not local_body(n):
             continue
         for d in n.declarators:
             init = getattr(d, "initializer", None) if node_kind(d) != "Comma" else None
@@ -334,8 +357,47 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
             out.append(" ".join(t.text for t in toks))
     out += _case_guards(mod, constant)
     out += _narrowed(mod, names, varying, exempt)
+    defs = _definitions(mod)
+    out = [_with_definitions(g, defs) for g in out]
     del tree  # the tree owns its nodes: released only after the last one is read
     return list(dict.fromkeys(out))
+
+
+def _definitions(mod: Any) -> dict[str, str]:
+    """The text of each local constant's declaration (a localparam, a body ``parameter`` of a
+    module with a parameter port list) and of each function, by name, as tokens."""
+    out: dict[str, str] = {}
+    local_body = _local_body(mod)
+    for n in _nodes(mod):
+        kind = node_kind(n)
+        word = str(getattr(getattr(n, "keyword", None), "valueText", "") or "")
+        if kind == "ParameterDeclaration" and word != "localparam" and not local_body(n):
+            continue  # a parameter: its values are the probes'
+        if kind == "FunctionDeclaration":
+            name = str(n.prototype.name).strip()
+            out[name] = " ".join(t.text for t in _tokens(str(n)))
+        elif kind == "ParameterDeclaration":
+            for d in n.declarators:
+                if node_kind(d) != "Comma" and getattr(d, "name", None) is not None:
+                    out.setdefault(str(d.name.valueText), " ".join(t.text for t in _tokens(str(n))))
+    return out
+
+
+def _with_definitions(guard: str, defs: Mapping[str, str]) -> str:
+    """``guard`` with the declarations of the local constants and functions it reads, at
+    any depth (red-team round 119: a candidate that changes only ``K = 2 * W`` or a
+    function's body keeps the guard ``K == 3`` token for token)."""
+    seen: list[str] = []
+    queue = [guard]
+    while queue:
+        text = queue.pop(0)
+        for word in sorted(set(re.findall(r"[A-Za-z_$][\w$]*", text)) & set(defs)):
+            if word not in seen and defs[word] not in (guard,):
+                seen.append(word)
+                queue.append(defs[word])
+    if not seen:
+        return guard
+    return f"{guard} (where {'; '.join(defs[w] for w in sorted(seen))})"
 
 
 def new_guards(ref: str, cand: str, module: str, exempt: frozenset[str] = frozenset()) -> list[str]:

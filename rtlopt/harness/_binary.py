@@ -121,11 +121,15 @@ _FMT_C = re.compile(
     r"""(["'])((?:%c)+)\1\s*(?:%\s*\(?|,)?\s*((?:(?:0[xX][0-9A-Fa-f]+|\d+)\s*[, ]\s*)*"""
     r"""(?:0[xX][0-9A-Fa-f]+|\d+))"""
 )
-#: Adjacent string literals joined by ``+``, ``.``, ``..`` or nothing: ``"fo" + "rce"``.
-_JOIN = re.compile(
-    r"""(?<!["'])(?!"{3}|'{3})"""  # no triple quote (a Python block string opens there)
-    r"""(["'])((?:(?!\1)[^\\\n]|\\.)*)\1\s*(?:\+|\.\.?|)\s*(["'])(?!\3\3)"""
+#: The string literals of a line, left to right (a triple-quoted one, a Python block
+#: string, is never joined): each opens where the one before it closed (round 117's
+#: ``join(d, '..', '..')`` read ``', '`` as a literal and lost a ``'..'``: trial 51).
+_LITERAL = re.compile(
+    r"""(?P<block>"{3}[^\n]*?(?:"{3}|$)|'{3}[^\n]*?(?:'{3}|$))"""
+    r"""|(?P<q>["'])(?P<body>(?:(?!(?P=q))[^\\\n]|\\.)*)(?P=q)"""
 )
+#: What joins two literals: ``+``, ``.``, ``..`` or nothing: ``"fo" + "rce"``.
+_JOIN = re.compile(r"\s*(?:\+|\.\.?|)\s*")
 #: ``bytes([116, 98])`` / ``bytearray((0x80,))``: a list of literal numbers, decoded like
 #: ``chr(N)`` (held-out trial 49: secworks/sha256's padding script, ``bytearray([0x80])``).
 _BYTES = re.compile(
@@ -156,13 +160,35 @@ def _decode_line(line: str) -> str:
         nums = re.findall(r"0[xX][0-9A-Fa-f]+|\d+", m.group(3))
         return m.group(1) + "".join(_char(_num(n)) for n in nums) + m.group(1)
 
-    out = _FMT_C.sub(fmt, out)
-    for _ in range(8):  # "fo" + "rce" -> "force", a chain at a time
-        joined = _JOIN.sub(lambda m: m.group(1) + m.group(2), out)
-        if joined == out:
-            break
-        out = joined
+    out = _joined(_FMT_C.sub(fmt, out))
     return re.sub(r"\$'", "'", out)
+
+
+def _joined(line: str) -> str:
+    """``line`` with each chain of adjacent string literals joined into the first one's
+    quotes: ``"fo" + "rce"`` -> ``"force"``."""
+    parts: list[str] = []
+    at = 0
+    chain: tuple[str, str] | None = None  # (quote, body) of the chain being joined
+    for m in _LITERAL.finditer(line):
+        between = line[at : m.start()]
+        if m.group("block") is not None:
+            if chain is not None:
+                parts.append(chain[0] + chain[1] + chain[0])
+                chain = None
+            parts.append(between + m.group(0))
+        elif chain is not None and _JOIN.fullmatch(between):
+            chain = (chain[0], chain[1] + m.group("body"))
+        else:
+            if chain is not None:
+                parts.append(chain[0] + chain[1] + chain[0])
+            parts.append(between)
+            chain = (m.group("q"), m.group("body"))
+        at = m.end()
+    if chain is not None:
+        parts.append(chain[0] + chain[1] + chain[0])
+    parts.append(line[at:])
+    return "".join(parts)
 
 
 def decoded_lines(text: str) -> list[str]:

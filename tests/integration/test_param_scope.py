@@ -119,22 +119,23 @@ endmodule
 """
 
 
-def test_tied_parameters_are_probed_together(tmp_path: Path) -> None:
-    # right only where B = W - 1 (the tie), with no guard of its own (a guard the reference does
-    # not write is refused: test_a_guard_the_reference_does_not_write_is_unchecked)
-    right = TIED.replace("assign y = a + b;", "assign y = b + a + (W - 1 - B);")
+def test_tied_parameters_are_probed_together_and_apart(tmp_path: Path) -> None:
+    """W's probes move B with it (``B = W - 1``); B is probed apart too: a module nothing
+    instantiates may be given any B (red-team round 119), so a change right only under the
+    tie is refuted there."""
+    right = TIED.replace("assign y = a + b;", "assign y = b + a + (B - B);")
     res = _evaluate(tmp_path, {"m.v": TIED, "top.v": ALONE}, right)
     assert res.accepted, res.reason
     assert "probe" in res.scope, res.scope
     probes = [c for c in res.configurations if c["kind"] == "probe"]
     assert probes and all(c["verdict"] == "proven" for c in probes), res.configurations
-    # every probe moved B with W
-    for c in probes:
-        values = dict(v.split("=") for v in c["values"].split(", "))
-        assert int(values["B"]) == int(values["W"]) - 1, c
-    wrong = TIED.replace("assign y = a + b;", "assign y = a + b + (W - 4);")
-    bad = _evaluate(tmp_path / "w", {"m.v": TIED, "top.v": ALONE}, wrong)
-    assert not bad.accepted and "a probe" in bad.reason, bad.reason
+    pairs = [dict(v.split("=") for v in c["values"].split(", ")) for c in probes]
+    assert any(int(v["B"]) == int(v["W"]) - 1 for v in pairs if "W" in v), pairs
+    assert any("W" not in v or int(v["B"]) != int(v["W"]) - 1 for v in pairs), pairs
+    for sub, body in [("tie", "b + a + (W - 1 - B)"), ("w", "a + b + (W - 4)")]:
+        wrong = TIED.replace("assign y = a + b;", f"assign y = {body};")
+        bad = _evaluate(tmp_path / sub, {"m.v": TIED, "top.v": ALONE}, wrong)
+        assert not bad.accepted and "a probe" in bad.reason, bad.reason
 
 
 #: K typed (``int``): an untyped one may be overridden by a real, which the free proof does

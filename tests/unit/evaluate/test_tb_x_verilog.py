@@ -1,8 +1,10 @@
 """A Verilog testbench the x analysis does not read or follow feeds every input of the target
-x (``evaluate/_tb_x.py``): a text Verilog by content outside the source scan (``.vt``, a
-hidden folder), a write through a clocking block or a virtual interface, a DPI import with a
-4-state result, a non-standard system task given a variable (PLI), an x value in any branch of
-a testbench's conditional directive."""
+x (``evaluate/_tb_x.py``): a write through a clocking block or a virtual interface, a DPI
+import with a 4-state result, a non-standard system task given a variable (PLI), an x value in
+any branch of a testbench's conditional directive, a text Verilog by content outside the
+source scan (``.vt``, a hidden folder) that does not elaborate beside the build. One that
+does is its own build: what it feeds is what the instance analysis finds there
+(``evaluate/_tb_x_benches.py``)."""
 
 from __future__ import annotations
 
@@ -34,11 +36,31 @@ def _tb(body: str, head: str = "") -> str:
     )
 
 
-@pytest.mark.parametrize("name", ["mux.vt", ".sim/tb.v", "sim/tb.txt", "build/tb.v", "tb_noext"])
-def test_unscanned_verilog_testbench_feeds_every_input(tmp_path: Path, name: str) -> None:
-    ports, source = _fed(tmp_path, {name: _tb("    #5 s = 1'b0;")})
-    assert ports == ("s", "a")
-    assert source.startswith(f"{name}:1:") and "does not elaborate" in source
+UNSCANNED = ["mux.vt", ".sim/tb.v", "sim/tb.txt", "build/tb.v", "tb_noext"]
+
+
+@pytest.mark.parametrize("name", UNSCANNED)
+def test_unscanned_verilog_testbench_is_elaborated_as_its_own_build(
+    tmp_path: Path, name: str
+) -> None:
+    """Two-state writes feed nothing; an x write feeds the input it reaches, found there."""
+    assert _fed(tmp_path / "two", {name: _tb("    #5 s = 1'b0;")}) == ((), "")
+    ports, source = _fed(tmp_path / "x", {name: _tb("    #5 s = 1'bx;")})
+    assert ports == ("s",)
+    assert source.startswith(f"{name} as its own build: ") and "tb.dut" in source
+
+
+@pytest.mark.parametrize("name", UNSCANNED)
+def test_unscanned_verilog_testbench_that_does_not_elaborate_feeds_every_input(
+    tmp_path: Path, name: str
+) -> None:
+    """A name that resolves to nothing, a syntax error: what it feeds is not known (a module
+    no text defines is a vendor cell, as in the build)."""
+    unknown = _tb("    #5 s = 1'b0;\n    nowhere.x = 1'b1;")
+    for sub, bench in [("unknown", unknown), ("syntax", _tb("    s = ;"))]:
+        ports, source = _fed(tmp_path / sub, {name: bench})
+        assert ports == ("s", "a"), sub
+        assert source.startswith(f"{name}:1:") and "does not elaborate" in source, source
 
 
 def test_unscanned_text_not_naming_the_target_feeds_nothing(tmp_path: Path) -> None:
@@ -127,7 +149,7 @@ def test_another_builds_version_feeds_only_as_a_testbench() -> None:
 
 
 def test_unscanned_testbench_naming_the_target_through_a_macro(tmp_path: Path) -> None:
-    tb = _tb("    s = 1'b0;").replace("  mux dut(", "  `DUT dut(")
+    tb = _tb("    #1 s = 1'bx;").replace("  mux dut(", "  `DUT dut(")
     files = {"defs.vh": "`define DUT mux\n", "sim/tb.vt": '`include "defs.vh"\n' + tb}
     ports, source = _fed(tmp_path, files)
-    assert ports == ("s", "a") and source.startswith("sim/tb.vt:1:")
+    assert ports == ("s",) and source.startswith("sim/tb.vt as its own build: "), source

@@ -76,8 +76,12 @@ def test_x_under_a_build_define_in_a_module_outside_the_targets_hierarchy_feeds_
     instance: its x under a build's define feeds nothing (picorv32's core for picorv32_regs)."""
     files = {"tb.v": TB, "stim.vt": STIM, "build.mk": BUILDS[0]}
     assert _fed(tmp_path, files) == ((), "")
+    # the testbench holds it, unconnected: its build compiles it, and nothing reaches
     files["tb.v"] = TB.replace("  initial", "  stim u_stim(.s());\n  initial")
-    assert _fed(tmp_path, files)[0] == ("s", "a")  # the testbench holds it: not compiled
+    assert _fed(tmp_path, files)[0] == ()
+    files["tb.v"] = TB_STIM  # connected: its s is x until written (and x under XSTIM)
+    ports, source = _fed(tmp_path, files)
+    assert ports == ("s",) and source.startswith("tb.v as its own build: "), source
 
 
 @pytest.mark.parametrize(

@@ -152,3 +152,21 @@ def test_literal_bytes_are_decoded_and_computed_ones_stay_opaque() -> None:
     assert '"tb.dut"' in with_decoded("PATH = bytes([116, 98, 46, 100, 117, 116]).decode()\n")
     text = "open('t', 'wb').write(bytes([n + 1 for n in d]))\n"
     assert run_time_spelling(Path("gen.py"), text) == (1, text.strip())
+
+
+def test_computed_bytes_a_python_text_keeps_as_bytes_are_data() -> None:
+    """A cocotb test's payload (held-out trial 51: alexforencich's verilog-uart) names nothing;
+    decoded, written to a binary file or handed to a process, it may."""
+    payload = "import cocotb\n\ndef prbs_payload(n):\n    gen = prbs31()\n"
+    payload += "    return bytearray([next(gen) for x in range(n)])\n"
+    assert run_time_spelling(Path("test_uart_rx.py"), payload) is None
+    for out in [
+        "NAME = prbs_payload(3).decode()\n",
+        "open('t.v', 'wb').write(prbs_payload(3))\n",
+        "subprocess.run([prbs_payload(3)])\n",
+        "os.environ['N'] = prbs_payload(3).hex()\n",
+    ]:
+        assert run_time_spelling(Path("test_uart_rx.py"), payload + out) == (
+            5,
+            "return bytearray([next(gen) for x in range(n)])",
+        ), out

@@ -1,0 +1,49 @@
+"""Operators that read x as a value, added by a change (held-out trial 51).
+
+The 0/1 proofs drive inputs with 0 and 1 only, and the x-faithfulness proof lets x into the
+inputs the repository feeds x (:mod:`._screen_checks`). A change that writes ``rxd !== 1'b1``
+for ``!rxd``, ``rst !== 1'b0`` for ``rst``, or a ``casex`` for an ``if``, is equivalent on
+0/1 and turns an x into a definite value: wherever a simulation leaves the input x (a
+testbench's undriven line, an input before its first write) the change decides what the
+reference leaves x (and, removing one, leaves x where the reference decides). Such a change
+is judged x-exactly on every input: where the candidate holds more or fewer of an operator
+that reads x as a value (``===``, ``!==``, ``==?``, ``!=?``, ``casex``, ``inside``,
+``$isunknown``) than the reference does, every input may be x in the x-faithfulness proof
+(:func:`added_reader`); it refutes, proves or leaves the change unchecked as for an x-fed
+input.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["added_reader"]
+
+_READERS = re.compile(r"(?<![!=<>])===|!==|==\?|!=\?|\bcasex\b|\binside\b|\$isunknown\b")
+
+
+def _counts(code: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for m in _READERS.finditer(code):
+        out[m.group()] = out.get(m.group(), 0) + 1
+    return out
+
+
+def added_reader(reference: str, candidate: str) -> str | None:
+    """Where an operator reading x as a value stands more often in one of ``reference`` and
+    ``candidate`` (module texts) than in the other (red-team round 119 too: the reference's
+    ``(s === 1'b1) ? a : b`` written ``s ? a : b``): "``op`` (the candidate's line N)", or
+    None."""
+    from rtlopt.evaluate._tb_x_forms import lexed
+
+    ref, cand = lexed(reference), lexed(candidate)
+    before, after = _counts(ref), _counts(cand)
+    for text, mine, other, whose in (
+        (cand, after, before, "its"),
+        (ref, before, after, "the reference's"),
+    ):
+        more = {op for op, n in mine.items() if n > other.get(op, 0)}
+        for m in _READERS.finditer(text):
+            if m.group() in more:
+                return f"{m.group()} ({whose} line {text.count(chr(10), 0, m.start()) + 1})"
+    return None
