@@ -107,7 +107,8 @@ class FreeProof:
                     "a real acts as no integer does (if the module is only built with "
                     "integer values, type the parameter in the repository; if only with its "
                     "defaults, set "
-                    'harness.unused_parameters = "defaults")'
+                    'harness.unused_parameters = "defaults"; '
+                    "it holds for every module nothing instantiates)"
                 )
         return ""
 
@@ -220,7 +221,8 @@ class FreeProof:
                 f"{'reference' if ref is None else 'candidate'} (a type no input can have, or "
                 "a localparam computed from it declared twice), so a module nothing in the "
                 "repository instantiates could differ at a value no probe tries (if the module "
-                'is only built with its defaults, set harness.unused_parameters = "defaults")'
+                'is only built with its defaults, set harness.unused_parameters = "defaults"; '
+                "it holds for every module nothing instantiates)"
             )
         if ref[1] + cand[1] == 0:
             return {}, ""
@@ -238,12 +240,13 @@ class FreeProof:
         where = ", ".join(f"{p}={v}" for p, v in found.items() if v is not None)
         why = (
             f"the candidate uses the value of {label} where the reference does not, or "
-            f"otherwise ({'they differ at ' + where if where else res.reason[:200]}), and "
+            f"otherwise ({'they differ at ' + where if where else _clipped(res.reason)}), and "
             f"a proof at the widths of one value of {label} cannot tell which other values "
             "the widths allow: a module nothing in the repository instantiates could differ "
             "at a value no probe tries (write the rewrite with the reference's uses of it, or, "
             "if the module is only built with its defaults, set harness.unused_parameters = "
-            '"defaults")'
+            '"defaults"; '
+            "it holds for every module nothing instantiates)"
         )
         return {p: [str(v)] for p, v in found.items() if v is not None}, why
 
@@ -279,7 +282,8 @@ class FreeProof:
                     "see those uses, so a module nothing in the repository instantiates could "
                     "differ at a value no probe tries (write the helper's logic inline, or, if "
                     "the module is only built with its defaults, set harness.unused_parameters "
-                    '= "defaults")'
+                    '= "defaults"; '
+                    "it holds for every module nothing instantiates)"
                 )
         return ""
 
@@ -336,7 +340,8 @@ class FreeProof:
             f"unchecked for parameters: the candidate changes code that depends on parameter "
             f"{p}, a real or a string, which rtlopt can neither make an input of the proof nor "
             "probe in every value in a module nothing in the repository instantiates (if the "
-            'module is only built with its defaults, set harness.unused_parameters = "defaults")'
+            'module is only built with its defaults, set harness.unused_parameters = "defaults"; '
+            "it holds for every module nothing instantiates)"
         )
 
     @staticmethod
@@ -373,3 +378,11 @@ def _input_value(res: EvalResult, port: str) -> int | None:
         bits = len(digits) * (1 if base == 2 else 4)
         return n - 2**32 if bits == 32 and n >= 2**31 else n
     return None
+
+
+def _clipped(text: str, limit: int = 200) -> str:
+    """``text`` cut at a word before ``limit`` characters, marked (held-out trial 51: a
+    reason ended "[counterexample replay: the counte")."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(" ,;:([") + " ..."

@@ -331,7 +331,8 @@ class ProbeChoice:
             "does not; such a guard can single out values no probe tries, so the "
             "change cannot be checked for every value of a module nothing in the repository "
             "instantiates (write the rewrite without it, or, if the module is only built with "
-            'its defaults, set harness.unused_parameters = "defaults")'
+            'its defaults, set harness.unused_parameters = "defaults"; '
+            "it holds for every module nothing instantiates)"
         )
 
     def _unbuilt(self, pz: Parameterization, res: EvalResult, scope: Scope) -> bool:
@@ -383,7 +384,8 @@ class ProbeChoice:
             "256-bit net is 2**W - 1), so a change of a module nothing in the repository "
             "instantiates cannot be checked for every value (size it by the parameters, or, "
             "if the module is only built with its defaults, set harness.unused_parameters = "
-            '"defaults")'
+            '"defaults"; '
+            "it holds for every module nothing instantiates)"
         )
 
     @staticmethod
@@ -395,7 +397,8 @@ class ProbeChoice:
             f"({PROBE_BEYOND_MAX}): a change of a module nothing in the repository "
             "instantiates could differ only at a width past it (write the rewrite without "
             "it, or, if the module is only built with its defaults, set "
-            'harness.unused_parameters = "defaults")'
+            'harness.unused_parameters = "defaults"; '
+            "it holds for every module nothing instantiates)"
         )
 
     @staticmethod
