@@ -73,4 +73,6 @@ def test_a_case_attribute_is_no_dont_care(
     out = _evaluate(tmp_path, repo, cand)
     reason = str(out["reason"])
     assert out["status"] == "invalid", reason
-    assert out["stage"] in ("simulation", "formal"), reason
+    # a parallel_case kept on reordered items is refused by the screen since wave 51
+    # (``harness/_case_pragmas.py``: a claim on a case the reference does not hold it on)
+    assert out["stage"] in ("simulation", "formal", "screen"), reason
