@@ -160,8 +160,11 @@ def _one(
     if isinstance(defines, str):
         return Unread(label, defines)
     mine = {p.resolve() for p in files}
+    text = {p.resolve(): c for p, c in t.codes.items()}
     headers = [
-        f for f in design.sources.files if f.resolve() in built and not tf.units(_text(t, f))
+        f
+        for f in design.sources.files
+        if f.resolve() in built and not tf.units(text.get(f.resolve(), ""))
     ]
     ordered = [f for f in design.sources.files if f.resolve() in mine & built] + [
         p for p in files if p.resolve() not in built
@@ -172,10 +175,6 @@ def _one(
     allowed = frozenset(broken & mine - {bench.resolve()})
     replaced = frozenset({bench.resolve()} & broken)
     return Bench(replace(design, sources=sources), frozenset(mine), allowed, label, replaced)
-
-
-def _text(t: _Texts, path: Path) -> str:
-    return next((c for p, c in t.codes.items() if p.resolve() == path.resolve()), "")
 
 
 def bench_builds(
