@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["moved_case_pragmas"]
+from rtlopt.harness._pragmas import attributes, tool_pragmas
+from rtlopt.verilog import blank_comments, line_of
+
+__all__ = ["moved_case_pragmas", "moved_claims"]
 
 _CLAIM = re.compile(r"full_case|parallel_case", re.I)
 #: Attributes and blanks only (what may stand between an attribute and its case).
@@ -83,3 +86,32 @@ def moved_case_pragmas(
         if span is None or (_words(code, span), key) not in held:
             out.append((at, key))
     return out
+
+
+def moved_claims(
+    text: str,
+    code: str,
+    found: list[tuple[int, str]],
+    ref_texts: list[str],
+    ref_keys: set[str],
+) -> list[tuple[int, str]]:
+    """``(line, problem)`` for each ``full_case``/``parallel_case`` of the candidate
+    (``found``: its pragma comments and attributes by offset) that the reference holds
+    (``ref_keys``), on a case statement it does not hold it on."""
+    mine = [(o, k) for o, k in found if k in ref_keys]
+    if not mine:
+        return []
+    refs = []
+    for t in ref_texts:
+        c = blank_comments(t)
+        refs.append((t, c, [*tool_pragmas(t), *attributes(c)]))
+    return [
+        (
+            line_of(text, off),
+            f"'{key[:40]}' on a case statement the reference does not hold it on, word for "
+            "word: synthesis reads the claim (no other value, no two items match) and the "
+            "proof does not, so the netlist would compute another function; keep the "
+            "reference's case with it, or drop it",
+        )
+        for off, key in moved_case_pragmas(text, code, mine, refs)
+    ]

@@ -9,6 +9,7 @@ from rtlopt.frontend._active import inactive_spans
 from rtlopt.frontend._files import read_source
 from rtlopt.frontend.model import Design
 from rtlopt.harness._array_query import array_query_problems
+from rtlopt.harness._case_pragmas import moved_claims
 from rtlopt.harness._characters import character_problems, continuation_problems
 from rtlopt.harness._dropped import (
     assertion_spans,
@@ -590,35 +591,5 @@ def _pragma_problems(text: str, code: str, design: Design) -> list[tuple[int, st
                     "no such attribute)",
                 )
             )
-    return problems + _moved_claims(text, code, pragmas, attrs, ref_texts, ref_pragmas | ref_attrs)
-
-
-def _moved_claims(
-    text: str,
-    code: str,
-    pragmas: list[tuple[int, str]],
-    attrs: list[tuple[int, str]],
-    ref_texts: list[str],
-    ref_keys: set[str],
-) -> list[tuple[int, str]]:
-    """A ``full_case``/``parallel_case`` the reference holds, on a case statement it does not
-    hold it on (:mod:`._case_pragmas`)."""
-    from rtlopt.harness._case_pragmas import moved_case_pragmas
-
-    mine = [(o, k) for o, k in [*pragmas, *attrs] if k in ref_keys]
-    if not mine:
-        return []
-    refs = []
-    for t in ref_texts:
-        c = blank_comments(t)
-        refs.append((t, c, [*tool_pragmas(t), *attributes(c)]))
-    return [
-        (
-            line_of(text, off),
-            f"'{key[:40]}' on a case statement the reference does not hold it on, word for "
-            "word: synthesis reads the claim (no other value, no two items match) and the "
-            "proof does not, so the netlist would compute another function; keep the "
-            "reference's case with it, or drop it",
-        )
-        for off, key in moved_case_pragmas(text, code, mine, refs)
-    ]
+    keys = ref_pragmas | ref_attrs
+    return problems + moved_claims(text, code, [*pragmas, *attrs], ref_texts, keys)
