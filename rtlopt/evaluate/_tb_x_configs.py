@@ -144,17 +144,15 @@ def _values(name: str, texts: Iterable[str]) -> set[str] | None:
     return out or {"1"}
 
 
-_VARIABLE = re.compile(r"\$(?:\(([A-Za-z_]\w*)\)|\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
-
-
 def _variable_values(value: str, texts: list[str]) -> set[str]:
     """What a command line's ``value`` is: a make or shell variable (``$(TRACE)``) stands
     for each plain word the texts assign it (``TRACE ?= 1``); the value as written where
     it names none or no text assigns one."""
-    m = _VARIABLE.fullmatch(value)
-    if not m:
+    from rtlopt.frontend._build_flags import variable_name
+
+    var = variable_name(value)
+    if var is None:
         return {value}
-    var = next(g for g in m.groups() if g)
     assign = re.compile(
         rf"^[ \t]*(?:export[ \t]+)?{var}[ \t]*(?:\?=|:=|::=|=)[ \t]*([\w.+-]+)[ \t]*$", re.M
     )

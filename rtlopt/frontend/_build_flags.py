@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["BUILD_FILE", "build_flags", "folder_defines"]
+__all__ = ["BUILD_FILE", "build_flags", "folder_defines", "variable_name"]
 
 #: Build files whose lines may pass defines to a Verilog tool.
 BUILD_FILE = re.compile(r"^(?:GNU)?[Mm]akefile.*$|.*\.(?:mk|sh|tcl)$")
@@ -24,7 +24,14 @@ _C_LINE = re.compile(r"\b(?:CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS)\b")
 _DEFINE_FLAG = re.compile(r"(?<![\w-])(-D[A-Za-z_]\w*(?:=\S*)?|\+define\+\S+)")
 #: A make or shell assignment of a plain word: ``NAME ?= 1``, ``NAME := x``, ``NAME=1``.
 _ASSIGN = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)\s*(?:\?=|:=|::=|=)\s*([\w.+-]*)\s*$")
-_VARIABLE = re.compile(r"^\$(?:\(([A-Za-z_]\w*)\)|\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))$")
+_VARIABLE = re.compile(r"\$(?:\(([A-Za-z_]\w*)\)|\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+
+
+def variable_name(value: str) -> str | None:
+    """The make or shell variable a whole command-line ``value`` names (``$(TRACE)``,
+    ``${TRACE}``, ``$TRACE``), or None."""
+    m = _VARIABLE.fullmatch(value)
+    return next(g for g in m.groups() if g) if m else None
 
 
 def build_flags(path: Path) -> list[str]:
@@ -69,10 +76,10 @@ def folder_defines(folder: Path) -> dict[str, str]:
                 name, eq, value = item.partition("=")
                 if not name or not re.fullmatch(r"[A-Za-z_]\w*", name):
                     continue
-                var = _VARIABLE.match(value) if eq else None
+                var = variable_name(value) if eq else None
                 got: str | None = value
                 if var:
-                    got = assigned.get(next(g for g in var.groups() if g))
+                    got = assigned.get(var)
                 got = None if got is None or "$" in got else got
                 out[name] = got if out.get(name, got) == got else None
     return {k: v for k, v in out.items() if v is not None}
