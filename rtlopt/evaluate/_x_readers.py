@@ -9,8 +9,9 @@ reference leaves x (and, removing one, leaves x where the reference decides). Su
 is judged x-exactly on every input: where the candidate holds more or fewer of an operator
 that reads x as a value (``===``, ``!==``, ``==?``, ``!=?``, ``casex``, ``inside``,
 ``$isunknown``) than the reference does, every input may be x in the x-faithfulness proof
-(:func:`added_reader`); it refutes, proves or leaves the change unchecked as for an x-fed
-input.
+(:func:`added_reader`), and so is any change of a module where either holds one (round 120:
+one ``===`` moved onto another operand keeps the count); it refutes, proves or leaves the
+change unchecked as for an x-fed input.
 """
 
 from __future__ import annotations
@@ -46,4 +47,11 @@ def added_reader(reference: str, candidate: str) -> str | None:
         for m in _READERS.finditer(text):
             if m.group() in more:
                 return f"{m.group()} ({whose} line {text.count(chr(10), 0, m.start()) + 1})"
+    # as many, but the text around them changed: one may be moved onto another operand
+    # (red-team round 120: `(s === 1'b1) ? a : b` written `(a === a) ? (s ? a : b) : b`)
+    if " ".join(ref.split()) != " ".join(cand.split()):
+        for text, whose in ((cand, "its"), (ref, "the reference's")):
+            hit = _READERS.search(text)
+            if hit:
+                return f"{hit.group()} ({whose} line {text.count(chr(10), 0, hit.start()) + 1})"
     return None

@@ -23,6 +23,11 @@ WRONG = {
     "not-equal-to-one": (MUX, MUX.replace("!a ?", "(a !== 1'b1) ?")),
     # round 119: the reference's case equality removed
     "case-equality-removed": (MUX.replace("!a ?", "(a === 1'b0) ?"), MUX),
+    # round 120: as many, one moved onto an operand it cannot tell apart
+    "case-equality-moved": (
+        MUX.replace("!a ? b : c", "(a === 1'b0) ? b : c"),
+        MUX.replace("!a ? b : c", "(b === b) ? (!a ? b : c) : c"),
+    ),
     "reset-not-equal-to-zero": (REG, REG.replace("if (rst)", "if (rst !== 1'b0)")),
     "casex": (
         MUX,
