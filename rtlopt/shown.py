@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md_code", "md_text", "terminal_text"]
+__all__ = ["md_code", "md_text", "short_value", "terminal_text"]
 
 # C0 and C1 controls and DEL, and the Unicode marks that reorder or hide text (bidirectional
 # overrides and isolates, line and paragraph separators)
@@ -48,3 +48,26 @@ def md_code(text: object) -> str:
     fence = "`" * (max(runs, default=0) + 1)
     pad = " " if s.startswith("`") or s.endswith("`") or not s.strip() else ""
     return f"{fence}{pad}{s}{pad}{fence}"
+
+
+#: A simulated value wider than this many binary digits is shown shortened.
+VALUE_DIGITS = 64
+_DIGITS = {2: re.compile(r"[01xzXZ]+"), 16: re.compile(r"[0-9a-fA-FxzXZ]+")}
+
+
+def short_value(value: object, radix: int = 2) -> str:
+    """A simulated value as a line shows it: up to :data:`VALUE_DIGITS` bits as it is; a
+    wider binary one (``radix`` 2) as its width and hex digits when it holds no x or z, its
+    middle elided past 32 of them (``4000'h00000000...0000000000000001``), or, holding x or
+    z, its first and last binary digits; a wider hex one (``radix`` 16, the inputs) its
+    first and last hex digits (a 4000-bit value filled three screens)."""
+    text = str(value)
+    bits = len(text) * (4 if radix == 16 else 1)
+    if bits <= VALUE_DIGITS or not _DIGITS[radix].fullmatch(text):
+        return text
+    if radix == 2 and set(text) <= {"0", "1"}:
+        text, radix = f"{int(text, 2):0{(len(text) + 3) // 4}x}", 16
+    if radix == 16:
+        shown = text if len(text) <= 32 else f"{text[:8]}...{text[-16:]}"
+        return f"{bits}'h{shown}"
+    return f"{bits}'b{text[:16]}...{text[-32:]}"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Module
 from rtlopt.results import SimResult
+from rtlopt.shown import short_value
 
 __all__ = [
     "compile_error_summary",
@@ -25,8 +26,11 @@ def mismatch_reason(head: str, sim: SimResult) -> str:
     fm = sim.first_mismatch
     if fm is None:
         return head
-    ins = ", ".join(f"{k}={v}" for k, v in list(fm.inputs.items())[:6])
-    reason = f"{head}: {fm.output} expected {fm.expected} got {fm.got} at {fm.time}"
+    ins = ", ".join(f"{k}={short_value(v, 16)}" for k, v in list(fm.inputs.items())[:6])
+    reason = (
+        f"{head}: {fm.output} expected {short_value(fm.expected)} got {short_value(fm.got)} "
+        f"at {fm.time}"
+    )
     return reason + (f" for inputs {ins}" if ins else "")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
+from rtlopt.errors import RtloptError
 from rtlopt.evaluate._param_free import FREED_OK
 from rtlopt.evaluate._param_scope import SKIPPED, Evaluates, Scope
 from rtlopt.frontend._probe_values import PROBE_BEYOND_MAX
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from rtlopt.frontend._params import Elaborations, Parameterization
 
 __all__ = ["COMBINATIONS", "SPECIAL", "ProbeChoice"]
+
+#: How many repository modules the leak analysis reads below a text.
+_HELPERS_MAX = 32
 
 #: At most this many probes combine parameters (all together, then pairs).
 COMBINATIONS = 6
@@ -253,7 +257,6 @@ class ProbeChoice:
         unchecked under it. The candidate's own proof under the probe decides; one that does
         not finish leaves the change unchecked (fail closed). Only a reference that does not
         build, pass the screen or simulate against itself makes a probe illegal."""
-        from rtlopt.errors import RtloptError
         from rtlopt.formal.budget import time_left
 
         left = time_left()
@@ -372,18 +375,47 @@ class ProbeChoice:
         (:func:`rtlopt.frontend._param_leaks.new_width_leaks`)."""
         from rtlopt.frontend._param_leaks import new_width_leaks
 
+        ref, cand = self._with_helpers(self._ref), self._with_helpers(text)
         with self._probe_lock:
-            return new_width_leaks(self._ref, text, self.design.target.name, self.design)
+            return new_width_leaks(ref, cand, self.design.target.name, self.design)
+
+    def _with_helpers(self, text: str) -> str:
+        """``text`` with the repository's modules it instantiates (at any depth) that it
+        does not define appended: their writes are the change's too (red-team round 119:
+        ``wire [4095:0] t = x`` in a repository helper handed ``N = W`` truncates past 4096)."""
+        from rtlopt.frontend import parse_text
+
+        out, seen = text, set[str]()
+        queue = [text]
+        while queue and len(seen) < _HELPERS_MAX:
+            try:
+                mods = parse_text(queue.pop(0), "candidate.v")
+            except RtloptError:
+                break
+            seen |= {m.name for m in mods}
+            for sub in dict.fromkeys(i for m in mods for i in m.instances):
+                found = self.design.modules.get(sub)
+                if sub in seen or found is None or sub == self.design.target.name:
+                    continue
+                seen.add(sub)
+                try:
+                    body = found.text()
+                except OSError:
+                    continue
+                out += "\n" + body
+                queue.append(body)
+        return out
 
     @staticmethod
     def _leaked(names: list[str]) -> str:
         return (
             f"the candidate writes data whose width follows the module's parameters into "
-            f"`{names[0]}`, a net of a fixed width, which the reference does not: its value "
-            "then depends on a width parameter at values no probe tries (`{W{1'b1}}` in a "
-            "256-bit net is 2**W - 1), so a change of a module nothing in the repository "
-            "instantiates cannot be checked for every value (size it by the parameters, or, "
-            "if the module is only built with its defaults, set harness.unused_parameters = "
+            f"`{names[0]}`, a net of a fixed width, which the reference does not (or does "
+            "not read): its value then depends on a width parameter at values no probe tries "
+            "(`{W{1'b1}}` in a 256-bit net is 2**W - 1), so a change of a module nothing in the "
+            "repository instantiates cannot be checked for every value (size it by the "
+            "parameters, or, if the module is only built with its defaults, set "
+            "harness.unused_parameters = "
             '"defaults"; '
             "it holds for every module nothing instantiates)"
         )

@@ -126,9 +126,12 @@ def _verdict(run: NetlistSim, head: str) -> str:
     first = first_difference(run, "the simulation of the texts")
     if isinstance(first, str):
         return first
-    ins = ", ".join(f"{k}={v}" for k, v in list(first.inputs.items())[:6])
+    from rtlopt.shown import short_value
+
+    ins = ", ".join(f"{k}={short_value(v, 16)}" for k, v in list(first.inputs.items())[:6])
     return (
-        f"{head}: output {first.output} expected {first.expected} got {first.got} at "
+        f"{head}: output {first.output} expected {short_value(first.expected)} got "
+        f"{short_value(first.got)} at "
         f"{first.time}" + (f" for inputs {ins}" if ins else "")
     )
 

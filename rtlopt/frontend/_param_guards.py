@@ -183,15 +183,31 @@ def _header_spans(mod: Any) -> set[tuple[int, int]]:
     }
 
 
-def _singles_out(toks: list[Any], varying: set[str]) -> bool:
-    """Whether the tokens select from a varying constant (``W[11]``, ``CFG.width``), cast
-    (``8'(W - 1)``: a cast's ``'`` before a parenthesis, not a fill literal ``'0``), test
-    membership (``inside``) or query a parameter's type (``$bits(W)``: an untyped one's is
-    the overriding value's, 32 for ``8``, 16 for ``16'd8``)."""
+def _bracketed(toks: list[Any], at: int) -> set[str]:
+    """The names inside the brackets opening at ``toks[at]``."""
+    depth, out = 0, set()
+    for t in toks[at:]:
+        depth += {"[": 1, "]": -1}.get(t.text, 0)
+        if depth == 0:
+            break
+        if t.kind in ("ident", "escaped"):
+            out.add(t.text)
+    return out
+
+
+def _singles_out(toks: list[Any], varying: set[str], names: frozenset[str] = frozenset()) -> bool:
+    """Whether the tokens select from a varying constant (``W[11]``, ``CFG.width``) or select
+    from any constant at an index that varies (``M[W:W]`` of a fixed table ``M`` is 1 only at
+    the W where M's bit is set: red-team round 119), cast (``8'(W - 1)``: a cast's ``'``
+    before a parenthesis, not a fill literal ``'0``), test membership (``inside``) or query a
+    parameter's type (``$bits(W)``: an untyped one's is the overriding value's, 32 for
+    ``8``, 16 for ``16'd8``)."""
     if any(toks[i].text in varying for i in _query_arguments(toks)):
         return True
     for i, t in enumerate(toks):
         if t.text in ("[", ".") and i > 0 and toks[i - 1].text in varying:
+            return True
+        if t.text == "[" and i > 0 and toks[i - 1].text in names and _bracketed(toks, i) & varying:
             return True
         if t.text == "'" and i + 1 < len(toks) and toks[i + 1].text == "(" and i > 0:
             return True
@@ -304,6 +320,35 @@ def _narrowed(mod: Any, names: set[str], varying: set[str], exempt: frozenset[st
                 continue  # a net or variable that reads a signal holds no constant
             head = " ".join(t.text for t in _tokens(f"{word} {n.type}"))
             out.append(f"{head} {d.name.valueText} = " + " ".join(t.text for t in toks))
+    return out + _narrow_writes(mod, names, varying - exempt)
+
+
+def _narrow_writes(mod: Any, names: set[str], varying: set[str]) -> list[str]:
+    """Each assignment of a constant computed from a varying one to a net or variable of a
+    narrow fixed type (:func:`_narrow`) declared without it (``wire [11:0] k; assign k =
+    W``: red-team round 119), as the declaration's type, the name and the value."""
+    narrow: dict[str, str] = {}
+    for n in _nodes(mod):
+        if node_kind(n) not in ("NetDeclaration", "DataDeclaration") or not _narrow(n):
+            continue
+        dims = [d for d in getattr(n.type, "dimensions", None) or () if node_kind(d)]
+        if any(t.kind != "number" for d in dims for t in _tokens(str(d)) if t.kind != "op"):
+            continue  # a width the parameters set moves with them: no wrap of their value
+        keyword = getattr(n, "netType", None) or getattr(n, "keyword", None)
+        word = str(getattr(keyword, "valueText", "") or "")
+        head = " ".join(t.text for t in _tokens(f"{word} {n.type}"))
+        for d in n.declarators:
+            if node_kind(d) != "Comma":
+                narrow[str(d.name.valueText)] = head
+    out: list[str] = []
+    for n in _nodes(mod):
+        if node_kind(n) not in ("AssignmentExpression", "NonblockingAssignmentExpression"):
+            continue
+        left = str(n.left).strip()
+        toks = _tokens(str(n.right))
+        idents = {t.text for t in toks if t.kind in ("ident", "escaped")}
+        if left in narrow and idents & varying and not idents - names:
+            out.append(f"{narrow[left]} {left} = " + " ".join(t.text for t in toks))
     return out
 
 
@@ -352,7 +397,7 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
             or user_calls
             or real
             or _a_call(toks, "$clog2")
-            or _singles_out(toks, varying - exempt)
+            or _singles_out(toks, varying - exempt, frozenset(names))
         ):
             out.append(" ".join(t.text for t in toks))
     out += _case_guards(mod, constant)

@@ -34,26 +34,31 @@ def width_leaks(text: str, module: str, design: Design) -> list[str]:
     there) that keep their width when every parameter is nudged and are written from a name
     whose width moves or from a replication a parameter counts, sorted; [] when slang cannot
     read the text."""
-    return sorted({name for name, _ in _leaks(text, module, design)})
+    return sorted({name for name, _, _ in _leaks(text, module, design)})
 
 
 def new_width_leaks(ref: str, cand: str, module: str, design: Design) -> list[str]:
     """The leaking nets of ``cand`` (:func:`width_leaks`) written by a statement whose shape
     no leaking write of ``ref`` has, sorted: the shape is the statement's tokens with every
     name read as its class (``M`` a width that moves, ``F8`` a fixed width of 8 bits), so a
-    rename of the reference's own carry (``{cy, sum} = a + b``) is none."""
-    theirs = Counter(shape for _, shape in _leaks(ref, module, design))
+    rename of the reference's own carry (``{cy, sum} = a + b``) is none. A leak the candidate
+    reads matches only one the reference reads too (red-team round 119: an unused debug tap
+    ``wire [299:0] acc = a`` kept verbatim and read, ``y = acc + b``, cuts ``a`` past 300)."""
+    theirs = Counter(shape for _, shape, _ in _leaks(ref, module, design))
+    theirs_read = Counter(shape for _, shape, read in _leaks(ref, module, design) if read)
     out: set[str] = set()
-    for name, shape in _leaks(cand, module, design):
-        if theirs[shape] > 0:
-            theirs[shape] -= 1
+    for name, shape, read in _leaks(cand, module, design):
+        pool = theirs_read if read else theirs
+        if pool[shape] > 0:
+            pool[shape] -= 1
         else:
             out.add(name)
     return sorted(out)
 
 
-def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str]]:
-    """Each leaking write (:func:`width_leaks`) as (the net, the write's shape)."""
+def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str, bool]]:
+    """Each leaking write (:func:`width_leaks`) as (the net, the write's shape, whether the
+    net is read anywhere)."""
     from pyslang import syntax
 
     from rtlopt.frontend._param_deps import _tokens
@@ -70,8 +75,10 @@ def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str]]:
     width = {p.rsplit(".", 1)[-1]: b for p, b in base.items()}
     tree = syntax.SyntaxTree.fromText(text)
     writes: list[tuple[str, str]] = []
+    reads: set[str] = set()
     for mod in _modules(tree.root):  # the target and the helpers the text defines
         writes += _writes(mod)
+        reads |= _reads(mod)
         params |= _declared(mod)
     del tree
     out = []
@@ -90,8 +97,39 @@ def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str]]:
         )
         # a one-bit net too: `p = ({1'b0, {W{1'b1}}} == d1 * d2 * d3)` is 1 at W = 36 only
         # (red-team round 107)
-        out += [(n, shape) for n in dict.fromkeys(names) if n in fixed]
+        out += [(n, shape, n in reads) for n in dict.fromkeys(names) if n in fixed]
     return out
+
+
+def _reads(mod: Any) -> set[str]:
+    """The names a module reads: every name outside an assignment's left side (its selects'
+    indices are reads too)."""
+    from rtlopt.frontend._param_guards import _nodes
+    from rtlopt.frontend._slang import node_kind
+
+    names = ("IdentifierName", "IdentifierSelectName")
+    written: set[int] = set()
+
+    def heads(node: Any) -> None:  # the names a left side writes, not its selects' indices
+        if node_kind(node) in names:
+            written.add(int(node.sourceRange.start.offset))
+            return
+        try:
+            children = list(node)
+        except TypeError:
+            return
+        for c in children:
+            if c is not None and node_kind(c) and hasattr(c, "sourceRange"):
+                heads(c)
+
+    for n in _nodes(mod):
+        if node_kind(n) in ("AssignmentExpression", "NonblockingAssignmentExpression"):
+            heads(n.left)
+    return {
+        str(n.identifier.valueText)
+        for n in _nodes(mod)
+        if node_kind(n) in names and int(n.sourceRange.start.offset) not in written
+    }
 
 
 def _writes(mod: Any) -> list[tuple[str, str]]:

@@ -116,6 +116,9 @@ def _assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:
 def _guarded(text: str, module: str, param: str) -> bool:
     """Whether ``module`` computes a guard from ``param`` (a generate condition ``K == 99``
     singles out a value as a value use does: :mod:`._param_guards`)."""
+    from rtlopt.frontend._param_deps import identifiers
     from rtlopt.frontend._param_guards import _guards
 
-    return any(param in g.split() for g in _guards(text, module) or ())
+    # a guard on an alias carries the alias's declaration (``M > 2048 (where localparam
+    # integer M = N)``): its names, not its words (red-team round 119: ``N)``)
+    return any(param in identifiers(g) for g in _guards(text, module) or ())

@@ -30,7 +30,10 @@ __all__ = ["LEAST", "RARE", "special_values"]
 LEAST = 64
 #: An expression whose value changes at more than this many of the values tried marks none.
 RARE = 32
+#: Constants of an integer's width or narrower are everywhere (probes pass 32).
+_INTEGER_BITS = 32
 _KINDS = frozenset({"BinaryOp", "UnaryOp", "ConditionalOp", "Conversion", "Call", "Concatenation"})
+_CONSTANT_KINDS = _KINDS | {"IntegerLiteral", "Replication"}
 _SIZED = re.compile(r"^(\d+)'s?([bodh])(.*)$", re.IGNORECASE)
 _BASES = {"b": 2, "o": 8, "d": 10, "h": 16}
 
@@ -189,6 +192,11 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
             v = _value(c) if c else None
             if v is not None:
                 out.add(abs(v) if values else abs(v).bit_length())
+        bits = int(getattr(node.type, "bitWidth", 0) or 0) if kind in _CONSTANT_KINDS else 0
+        if bits > _INTEGER_BITS and node.eval(ctx):
+            # a constant as wide as this computes in a wider context otherwise: past it
+            # ``{33{32'hFFFF_FFFF}} + 1'b1`` is 2**1056, not 0 (red-team round 119)
+            out.add(bits)
         return ast.VisitAction.Advance
 
     root.visit(each)
@@ -202,9 +210,12 @@ def reach_numbers(text: str, module: str, design: Design, values: bool = False) 
     out.update(fixed)
     defaults = [int(o.split("=", 1)[1]) - 1 for o in overrides]
     out.update(_wraps(grows, nudged, max(defaults, default=0)))
+    out.update(_wraps_apart(text, module, popts, sm, grows, overrides))
     return sorted(out)
 
 
+#: At most this many parameters are nudged one at a time for the products' growth.
+APART = 4
 #: No tool elaborates a vector wider than this (slang's limit), so a product of parameters
 #: that wraps only past it wraps at no width a design can have.
 WIDEST = 1 << 24
@@ -213,41 +224,79 @@ _GROWS = frozenset(
 )
 
 
-def _products(root: Any) -> dict[int, tuple[int, int]]:
+#: A constant that may wrap, by its span and operation: its value, its width and, for
+#: a product or a power, its operands' values.
+Grows = dict[tuple[int, int, str], tuple[int, int, tuple[int | None, ...]]]
+
+
+def _products(root: Any) -> Grows:
     """Each constant product, power or left shift of the design whose type has at most 64
-    bits, by its start offset, with its value and its width."""
+    bits, and each conversion of a constant to a narrower type (``localparam integer P = Q``
+    with a ``longint Q``: it wraps where Q leaves 32 bits, red-team round 119), by its span
+    and operation, with its value (the operand's, for a conversion) and its width."""
     from pyslang import ast
 
     ctx = ast.EvalContext(root)
-    out: dict[int, tuple[int, int]] = {}
+    out: Grows = {}
 
     def each(node: Any) -> Any:
-        if _kind(node) == "BinaryOp" and node.syntax is not None:
-            if str(node.op).rsplit(".", 1)[-1] in _GROWS:
-                bits = int(getattr(node.type, "bitWidth", 0) or 0)
-                c = node.eval(ctx) if 0 < bits <= 64 else None
-                v = _value(c) if c else None
-                if v is not None:
-                    out[int(node.syntax.sourceRange.start.offset)] = (v, bits)
+        kind = _kind(node)
+        if kind not in ("BinaryOp", "Conversion"):
+            return ast.VisitAction.Advance
+        # an implicit conversion has no text of its own: its (innermost) operand's
+        inner = node
+        while inner.syntax is None and _kind(inner) == "Conversion":
+            inner = inner.operand
+        where = inner.syntax
+        if where is None:
+            return ast.VisitAction.Advance
+        bits = int(getattr(node.type, "bitWidth", 0) or 0)
+        if kind == "BinaryOp" and str(node.op).rsplit(".", 1)[-1] in _GROWS:
+            value = node
+        elif kind == "Conversion" and 0 < bits < int(
+            getattr(node.operand.type, "bitWidth", 0) or 0
+        ):
+            value = node.operand
+        else:
+            return ast.VisitAction.Advance
+        c = value.eval(ctx) if 0 < bits <= 64 else None
+        v = _value(c) if c else None
+        if v is None:
+            return ast.VisitAction.Advance
+        op = str(node.op).rsplit(".", 1)[-1] if kind == "BinaryOp" else kind
+        if op in ("Multiply", "Power"):  # its factors: whether both move (a polynomial)
+            sides = [value.left.eval(ctx), value.right.eval(ctx)]
+            factors = tuple(_value(x) if x else None for x in sides)
+        else:
+            factors = ()
+        span = where.sourceRange
+        out[(int(span.start.offset), int(span.end.offset), op)] = (v, bits, factors)
         return ast.VisitAction.Advance
 
     root.visit(each)
     return out
 
 
-def _wraps(
-    at_defaults: dict[int, tuple[int, int]], nudged: dict[int, tuple[int, int]], default: int
-) -> set[int]:
+def _wraps(at_defaults: Grows, nudged: Grows, default: int) -> set[int]:
     """The width near which each product that grows with the parameters (``W * 1048576``,
-    from the defaults to every parameter one past them) leaves the range of its type: a
+    from the defaults to a parameter one past them) leaves the range of its type: a
     32-bit product wraps there while the same product in 64 bits does not (red-team round
     117: ``(64'd0 + W * 1048576) - P`` with ``localparam integer P = W * 1048576`` is 0 below
     W = 4096 only). The earlier of a straight-line and a power-law extrapolation (exact for
-    ``a * W + b`` and for ``c * W ** d``); past :data:`WIDEST`, none."""
+    ``a * W + b`` and for ``c * W ** d``); past :data:`WIDEST`, none. A product of two moving
+    factors that shrinks as the parameters grow is a polynomial before its root, whose growth
+    no two points tell (``(W - 30) * (W - 30) * 1048576`` wraps at W = 76: red-team round
+    119): WIDEST, past every probe."""
     out: set[int] = set()
-    for at, (v0, bits) in at_defaults.items():
-        v1 = nudged.get(at, (v0, bits))[0]
+    for at, (v0, bits, factors) in at_defaults.items():
+        v1, _, moved = nudged.get(at, (v0, bits, factors))
         a0, a1, room = abs(v0), abs(v1), 2 ** (bits - 1)
+        if (
+            a1 < a0
+            and len(factors) == 2
+            and all(f != g for f, g in zip(factors, moved, strict=False))
+        ):
+            out.add(WIDEST)
         if a1 <= a0:
             continue  # does not move with the parameters, or shrinks
         if a1 >= room:
@@ -301,18 +350,34 @@ def _fixed_widths(
     sm: Any,
     widths: dict[str, int],
     overrides: list[str],
-) -> tuple[set[int], dict[int, tuple[int, int]]]:
+) -> tuple[set[int], Grows]:
     """The widths of the nets and variables that keep their width when every parameter
     changes (``wire [C-1:0] t`` with ``C = 27 * 27``, a constant function's value, an
     ``integer``): W-bit data in one is cut past that width (red-team round 103), whatever
     expression computes it; with :data:`COUNTS_BITS` bits or fewer, the count it holds too;
     and the products (:func:`_products`) there. Nothing when the text does not elaborate with
     every parameter nudged."""
+    found = _elaborated_at(text, module, popts, sm, overrides) if overrides else None
+    if found is None:
+        return set(), {}
+    nudged, grown = found
+    out: set[int] = set()
+    for path, bits in widths.items():
+        if bits and nudged.get(path) == bits:
+            out.add(bits)
+            if bits <= COUNTS_BITS:
+                out.add(2**bits - 1)
+    return out, grown
+
+
+def _elaborated_at(
+    text: str, module: str, popts: Any, sm: Any, overrides: list[str]
+) -> tuple[dict[str, int], Grows] | None:
+    """The widths (:func:`_widths`) and the products (:func:`_products`) of ``module`` under
+    ``overrides``; None when it does not elaborate there."""
     import pyslang
     from pyslang import ast, syntax
 
-    if not overrides:
-        return set(), {}
     copts = compilation_options()
     copts.topModules = {module}
     copts.paramOverrides = overrides
@@ -322,19 +387,26 @@ def _fixed_widths(
         comp = ast.Compilation(bag)
         comp.addSyntaxTree(tree)
         if any(d.isError() for d in comp.getAllDiagnostics()):
-            return set(), {}
-        nudged = _widths(comp.getRoot())
-        grown = _products(comp.getRoot())
+            return None
+        found = _widths(comp.getRoot()), _products(comp.getRoot())
     except Exception:  # noqa: BLE001 - pyslang raises plain exceptions
-        return set(), {}
-    out: set[int] = set()
-    for path, bits in widths.items():
-        if bits and nudged.get(path) == bits:
-            out.add(bits)
-            if bits <= COUNTS_BITS:
-                out.add(2**bits - 1)
+        return None
     del comp, tree
-    return out, grown
+    return found
+
+
+def _wraps_apart(
+    text: str, module: str, popts: Any, sm: Any, grows: Grows, overrides: list[str]
+) -> set[int]:
+    """:func:`_wraps` with each parameter nudged alone (up to :data:`APART` of them): nudged
+    together, ``(A - B) * (A - B) * 1048576`` stays 0 though it wraps where A and B are 46
+    apart (red-team round 119)."""
+    out: set[int] = set()
+    for o in overrides[:APART] if len(overrides) > 1 else []:
+        found = _elaborated_at(text, module, popts, sm, [o])
+        if found is not None:
+            out |= _wraps(grows, found[1], int(o.split("=", 1)[1]) - 1)
+    return out
 
 
 #: A variable of a fixed width from this many bits to :data:`COUNTS_BITS` holds counts up to

@@ -39,6 +39,10 @@ _VALUE = frozenset(
         "EqualsValueClause",
         "FunctionDeclaration",
         "TaskDeclaration",
+        # an instance's port: the value reaches the instance's logic (red-team round 119:
+        # ``cmpz u(.v(W - 4000), .z(hit))``); gate primitives' terminals alike
+        "NamedPortConnection",
+        "OrderedPortConnection",
     }
 )
 #: A use under one of these needs a constant.

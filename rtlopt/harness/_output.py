@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rtlopt.harness._testbench import TAG
 from rtlopt.results import Mismatch, SimResult
+from rtlopt.shown import short_value
 
 _KV = re.compile(r"(\S+?)=(\S*)")
 
@@ -98,7 +99,7 @@ def parse_sim_report(log_text: str, secret: str) -> SimReport:
     if not passed and first is not None:
         reason = (
             f"{errors} of {vectors} vectors mismatch; first: output {first.output} at "
-            f"{first.time} expected {first.expected} got {first.got}"
+            f"{first.time} expected {short_value(first.expected)} got {short_value(first.got)}"
         )
     return SimReport(SimResult(passed, vectors, errors, first, x_outputs=xs), reason)
 
