@@ -207,14 +207,16 @@ class FreeProof:
         every probe passes: a proof at one width cannot tell a value the widths contradict
         from one they allow, so the change fails closed. "" when they agree, when neither
         uses them as values, or when the reference cannot be read so."""
-        from rtlopt.frontend._param_split import INPUT_SUFFIX, split_values
+        from rtlopt.frontend._param_split import COPY_SUFFIX, INPUT_SUFFIX, split_values
 
         name = self.design.target.name
         label = ", ".join(names)
         passed = self._passed_on(text, names)
         if passed:
             return {}, passed
-        ref, cand = split_values(self._ref, name, names), split_values(text, name, names)
+        source, _ = self._sources(text)
+        ref = split_values(self._ref, name, names, sources=source, tag="r")
+        cand = split_values(text, name, names, sources=source, tag="c")
         if ref is None or cand is None:  # a type no input holds, a name declared twice
             return {}, (
                 f"rtlopt cannot read the uses of {label} as values in the "
@@ -232,6 +234,15 @@ class FreeProof:
             )
         except RtloptError as exc:  # the reference so read does not build: no such check
             log.info("%s not read as values: %s", label, exc)
+            if COPY_SUFFIX in ref[0] or COPY_SUFFIX in cand[0]:  # an instance's uses: unread
+                return {}, (
+                    f"rtlopt cannot read the uses of {label} as values in the modules the "
+                    f"reference or the candidate hands it to ({_clipped(str(exc))}), so a "
+                    "module nothing in the repository instantiates could differ at a value no "
+                    "probe tries (if the module is only built with its defaults, set "
+                    'harness.unused_parameters = "defaults"; '
+                    "it holds for every module nothing instantiates)"
+                )
             return {}, ""
         if res.accepted:
             scope.notes.append(f"{label} as values: the same uses for every value")
@@ -250,12 +261,10 @@ class FreeProof:
         )
         return {p: [str(v)] for p, v in found.items() if v is not None}, why
 
-    def _passed_on(self, text: str, names: list[str]) -> str:
-        """Why the split proof cannot see every value use of ``names``: the reference or the
-        candidate assigns one to an instance's parameter that its module uses as a value
-        (:func:`rtlopt.frontend._param_passed.passed_on`), or ""."""
+    def _sources(self, text: str) -> tuple[Callable[[str], str | None], frozenset[str]]:
+        """A module's text by its name: the candidate's own helpers (``text``), else the
+        repository's; None for one rtlopt has no text of. And the helpers' names."""
         from rtlopt.frontend import parse_text
-        from rtlopt.frontend._param_passed import passed_on
 
         name = self.design.target.name
         try:  # the candidate's own helpers, by their offsets in its text (no file)
@@ -273,13 +282,25 @@ class FreeProof:
             except OSError:
                 return None
 
+        return source, frozenset(helpers)
+
+    def _passed_on(self, text: str, names: list[str]) -> str:
+        """Why the split proof cannot see every value use of ``names``: the reference or the
+        candidate assigns one to an instance's parameter that its module guards on, passes
+        on positionally or has no text for (:func:`rtlopt.frontend._param_passed.passed_on`;
+        a module that uses it as a value is split there: :func:`.split_values`), or ""."""
+        from rtlopt.frontend._param_passed import passed_on
+
+        name = self.design.target.name
+        source, own = self._sources(text)
         for side, code in (("reference", self._ref), ("candidate", text)):
-            where = passed_on(code, name, names, source)
+            where = passed_on(code, name, names, source, own)
             if where:
                 return (
                     f"the {side} passes {', '.join(names)} to the parameter {where}, which "
-                    "uses it as a value or passes it on: a proof at one value of it cannot "
-                    "see those uses, so a module nothing in the repository instantiates could "
+                    "guards on it (a generate condition, a constant comparison) or which "
+                    "rtlopt cannot read: a proof at one value of it cannot see what it "
+                    "selects, so a module nothing in the repository instantiates could "
                     "differ at a value no probe tries (write the helper's logic inline, or, if "
                     "the module is only built with its defaults, set harness.unused_parameters "
                     '= "defaults"; '
@@ -309,7 +330,13 @@ class FreeProof:
         return res.accepted
 
     def _freed(
-        self, p: str, ref: str, *, proof: bool, kind: str = "integer", x_fed: tuple[str, ...] = ()
+        self,
+        p: str,
+        ref: str,
+        *,
+        proof: bool,
+        kind: str = "integer",
+        x_fed: tuple[str, ...] = (),
     ) -> Any:
         """The evaluator of the reference with ``p`` (names joined by ", ") inputs (``proof``
         False: without the formal check, judging the stated power-up values); ``x_fed``: those

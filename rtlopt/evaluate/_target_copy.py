@@ -35,6 +35,9 @@ def design_with_target_text(
     target = dataclasses.replace(
         mods[t.name], clocks=t.clocks, resets=t.resets, reset_active_low=t.reset_active_low
     )
+    # a module only the copy defines (a parameter split's copy of an instance's module, after
+    # the target and before what it instantiates): below the target, submodules first
+    added = {n: m for n, m in mods.items() if n not in d.modules and n != t.name}
     # the original folder first: the copy's relative includes name the headers beside the
     # repository's file (-grelative-include), never a header of that name in an include folder
     sources = dataclasses.replace(
@@ -45,7 +48,8 @@ def design_with_target_text(
     return dataclasses.replace(
         d,
         target=target,
-        modules={**d.modules, t.name: target},
+        modules={**added, **d.modules, t.name: target},
+        submodules=(*reversed(added), *d.submodules),
         closure=tuple(path if f == t.file else f for f in d.closure),
         sources=sources,
         parameter_check=(

@@ -320,7 +320,7 @@ def _narrowed(mod: Any, names: set[str], varying: set[str], exempt: frozenset[st
                 continue  # a net or variable that reads a signal holds no constant
             head = " ".join(t.text for t in _tokens(f"{word} {n.type}"))
             out.append(f"{head} {d.name.valueText} = " + " ".join(t.text for t in toks))
-    return out + _narrow_writes(mod, names, varying - exempt)
+    return out
 
 
 def _narrow_writes(mod: Any, names: set[str], varying: set[str]) -> list[str]:
@@ -352,10 +352,13 @@ def _narrow_writes(mod: Any, names: set[str], varying: set[str]) -> list[str]:
     return out
 
 
-def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> list[str] | None:
+def _guards(
+    text: str, module: str, exempt: frozenset[str] = frozenset(), writes: bool = True
+) -> list[str] | None:
     """The guards of ``module`` in ``text`` (module docstring) by their tokens, first seen
     first; None when the text does not parse or holds no such module. A guard whose varying
-    names are all in ``exempt`` (parameters whose every value is probed) is none."""
+    names are all in ``exempt`` (parameters whose every value is probed) is none; without
+    ``writes``, a narrow net assigned a parameter's value (:func:`_narrow_writes`) is none."""
     parsed = parsed_module(text, module)
     if parsed is None:
         return None
@@ -402,6 +405,8 @@ def _guards(text: str, module: str, exempt: frozenset[str] = frozenset()) -> lis
             out.append(" ".join(t.text for t in toks))
     out += _case_guards(mod, constant)
     out += _narrowed(mod, names, varying, exempt)
+    if writes:
+        out += _narrow_writes(mod, names, varying - exempt)
     defs = _definitions(mod)
     out = [_with_definitions(g, defs) for g in out]
     del tree  # the tree owns its nodes: released only after the last one is read

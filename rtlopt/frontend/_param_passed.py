@@ -1,16 +1,17 @@
-"""A parameter passed on to an instance: value uses the target's own text does not show.
+"""A parameter passed on to an instance: uses the target's own text does not show.
 
-The split proof (:mod:`._param_split`) reads every use of a parameter as a value in the
-target's own text from an input. An instance's parameter assignment (``m_chk #(.K(W))``) needs
-a constant, so the split leaves it, and what the instantiated module computes from ``K`` is
-computed at the default alone: ``hit = b && (K * K == 10000)`` inside a helper the candidate
-defines differs only at ``W = 100`` (red-team round 103), and a candidate that stops using
-such an output of a repository's module does too. :func:`passed_on` finds each assignment of a
-parameter (or a localparam computed from one) to an instance's parameter whose module uses it
-as a value or in a guard, passes it on to another instance, or cannot be read: the change is
-then unchecked unless a probe refutes it. The variable of a generate loop bounded by such a
-parameter counts as one (it takes every value below the bound). A module that uses it only in
-widths and selects is left to the probes, as the target's own widths are.
+The split proof (:mod:`._param_split`) reads every use of a parameter as a value from an
+input, in the target's own text and, through an instance's parameter assignment (``m_chk
+#(.K(W))``), in a copy of the instantiated module that reads ``K``'s value uses from an input
+too (``hit = b && (K * K == 10000)`` inside a helper differs only at ``W = 100``: red-team
+round 103; a wrapper handing ``DATA_WIDTH`` to its receiver: held-out trial 51). What no input
+reaches is a guard: :func:`passed_on` finds each assignment of a parameter (or a localparam
+computed from one) to an instance's parameter whose module guards on it (a generate
+condition, a constant comparison, an alias's too), at any depth, or that cannot be read (a
+positional assignment, a module with no text): the change is then unchecked unless a probe
+refutes it. The variable of a generate loop bounded by such a parameter counts as one (it
+takes every value below the bound). A module that uses it only in widths and selects is left
+to the probes, as the target's own widths are.
 """
 
 from __future__ import annotations
@@ -30,17 +31,29 @@ Sources = Callable[[str], str | None]
 _DEPTH = 8
 
 
-def passed_on(text: str, module: str, names: Sequence[str], sources: Sources) -> str:
+def passed_on(
+    text: str,
+    module: str,
+    names: Sequence[str],
+    sources: Sources,
+    own: frozenset[str] = frozenset(),
+) -> str:
     """The first instance of ``module`` in ``text`` (then of the modules it passes them to)
     whose parameter receives one of ``names`` (or a localparam computed from them) and whose
     module uses it as a value or passes it on, as ``"u_chk.K (module m_chk)"``; ""
     when there is none."""
     seen = {(module, n) for n in names}  # the target's own uses: the split proof's
-    return _passed(text, module, set(names), sources, seen, "")
+    return _passed(text, module, set(names), sources, seen, "", own)
 
 
 def _passed(
-    text: str, module: str, names: set[str], sources: Sources, seen: set[tuple[str, str]], at: str
+    text: str,
+    module: str,
+    names: set[str],
+    sources: Sources,
+    seen: set[tuple[str, str]],
+    at: str,
+    own: frozenset[str],
 ) -> str:
     from pyslang import syntax
 
@@ -63,10 +76,12 @@ def _passed(
         if child is None or param is None or len(seen) > _DEPTH + len(names):
             return where
         seen.add((sub, param))
+        # a value use there is split there (_param_split.split_values with sources); a
+        # guard singles out values no split input reaches
         split = split_values(child, sub, [param])
-        if split is None or split[1] > 0 or _guarded(child, sub, param):
+        if split is None or _guarded(child, sub, param, sub in own):
             return where
-        deeper = _passed(child, sub, {param}, sources, seen, f"{at}{inst}.")
+        deeper = _passed(child, sub, {param}, sources, seen, f"{at}{inst}.", own)
         if deeper:
             return deeper
     return ""
@@ -113,12 +128,15 @@ def _assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:
     return out
 
 
-def _guarded(text: str, module: str, param: str) -> bool:
+def _guarded(text: str, module: str, param: str, own: bool) -> bool:
     """Whether ``module`` computes a guard from ``param`` (a generate condition ``K == 99``
-    singles out a value as a value use does: :mod:`._param_guards`)."""
+    singles out a value as a value use does: :mod:`._param_guards`). A narrow net a
+    repository's module (not ``own``: the candidate's) assigns the value (uart_rx's 4-bit
+    ``bit_cnt <= DATA_WIDTH + 2``) is none: the split proof reads that value from its input,
+    and such a module is no text the candidate shapes to hide a difference in."""
     from rtlopt.frontend._param_deps import identifiers
     from rtlopt.frontend._param_guards import _guards
 
     # a guard on an alias carries the alias's declaration (``M > 2048 (where localparam
     # integer M = N)``): its names, not its words (red-team round 119: ``N)``)
-    return any(param in identifiers(g) for g in _guards(text, module) or ())
+    return any(param in identifiers(g) for g in _guards(text, module, writes=own) or ())

@@ -15,14 +15,22 @@ is excluded the next time (``W__s`` is then ``W`` there), so the search goes on 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rtlopt.frontend._param_deps import _module
+from rtlopt.frontend._param_deps import _module, identifiers
 from rtlopt.frontend._param_free import apply_edits, declarations, input_ports, port_type
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["INPUT_SUFFIX", "split_values"]
+__all__ = ["INPUT_SUFFIX", "Sources", "split_values"]
+
+#: A module's text by its name (the candidate's helpers, the repository's modules); None for
+#: a module rtlopt has no text of.
+Sources = Callable[[str], str | None]
+#: The suffix of a module's copy that reads a split parameter from an input.
+COPY_SUFFIX = "__split"
+#: How many levels of instances a split is followed through.
+_DEPTH = 4
 
 #: The input holding a split parameter's value is named with this suffix.
 INPUT_SUFFIX = "__v"
@@ -136,12 +144,25 @@ def _aliases(mod: Any, names: set[str]) -> list[tuple[str, Any]] | None:
 
 
 def split_values(
-    text: str, module: str, names: Sequence[str], avoid: Mapping[str, Sequence[int]] = {}
+    text: str,
+    module: str,
+    names: Sequence[str],
+    avoid: Mapping[str, Sequence[int]] = {},
+    sources: Sources | None = None,
+    tag: str = "",
+    copies: dict[str, str] | None = None,
+    depth: int = 0,
 ) -> tuple[str, int] | None:
     """``text`` with the value uses of the parameters ``names`` of ``module`` read from new
     inputs (module docstring; ``avoid``: values of each where the parameter itself is read),
     and how many uses were rewritten; None when one of them is not declared there with a
-    type an input can have, or the module has no port list."""
+    type an input can have, or the module has no port list. With ``sources`` (a module's
+    text by its name), an instance's parameter given one of them whose module uses it as a
+    value is split there too (:func:`_split_instances`): the instance then reads a copy of
+    its module, named with ``tag``, appended to the text, that takes the value from an input
+    the instance connects to the split net (held-out trial 51: a wrapper handing
+    ``DATA_WIDTH`` to its receiver); ``copies`` gathers them instead (by name), ``depth``
+    counts the levels above."""
     from pyslang import syntax
 
     raw = text.encode("utf-8", "surrogateescape")
@@ -201,8 +222,19 @@ def split_values(
         nets += f" wire {alias_types[a]} {a}{_NET_SUFFIX} = {body};"
     semi = int(mod.header.semi.location.offset) + 1
     edits.append((semi, semi, nets))
+    made: dict[str, str] = {} if copies is None else copies
+    count = len(found)
+    if sources is not None:
+        below = _split_instances(mod, every, sources, tag, made, depth)
+        if below is None:
+            return None
+        edits += below[0]
+        count += below[1]
     del tree  # the tree owns its nodes: released only after the last one is read
-    return apply_edits(raw, edits).decode("utf-8", "surrogateescape"), len(found)
+    out = apply_edits(raw, edits).decode("utf-8", "surrogateescape")
+    if copies is None:
+        out += "".join(f"\n{c}\n" for c in made.values())
+    return out, count
 
 
 #: The variable a procedural loop's first initializer sets (``i = 0``, ``int i = 0``).
@@ -263,3 +295,111 @@ def _alias_types(raw: bytes, mod: Any, module: str, names: list[str]) -> dict[st
 
     types = elaborated_types(raw, mod, module, [], None)
     return {n: types.get(n) for n in names}
+
+
+def _split_instances(
+    mod: Any, every: set[str], sources: Sources, tag: str, copies: dict[str, str], depth: int = 0
+) -> tuple[list[tuple[int, int, str]], int] | None:
+    """Edits making each instance of ``mod`` whose named parameter assignments name one of
+    ``every`` (the split parameters and their aliases) read a copy of its module with those
+    parameters' value uses split (:func:`split_values`, recursively), connected to the split
+    nets, and how many uses the copies split; ``copies`` gathers the copies' texts by name.
+    An instance whose module uses none as a value is left as it is; None when one cannot be
+    split (a positional assignment, a module with no text, too deep, or its split fails)."""
+    from rtlopt.frontend._param_passed import _assignments
+
+    edits: list[tuple[int, int, str]] = []
+    count = 0
+    for node, sub, params in _instantiations(mod, every, _assignments):
+        if None in params or depth >= _DEPTH:
+            return None
+        child = sources(sub)
+        if child is None:
+            return None
+        names = sorted(p for p in params if p is not None)
+        copy = f"{sub}{COPY_SUFFIX}{tag}_{'_'.join(names)}"
+        if copy not in copies:
+            below = {**copies, copy: ""}  # a recursive module: no second copy
+            inner = split_values(
+                child, sub, names, sources=sources, tag=tag, copies=below, depth=depth + 1
+            )
+            if inner is None:
+                return None
+            if inner[1] == 0:
+                continue  # widths only, below too: the probes', as the target's own
+            copies.update(below)
+            copies[copy] = _renamed_module(inner[0], sub, copy)
+            count += inner[1]
+        at = int(node.type.location.offset)
+        edits.append((at, at + len(str(node.type.rawText)), copy))
+        for inst in node.instances:
+            edits += _connected(inst, {p: params[p] for p in names})
+    return edits, count
+
+
+def _instantiations(
+    mod: Any, every: set[str], assignments: Callable[[Any], list[tuple[str, str, str | None, Any]]]
+) -> list[tuple[Any, str, dict[str | None, str]]]:
+    """Each instantiation of ``mod`` whose parameter assignments name one of ``every``: its
+    node, its module, and each such parameter's expression with ``every`` read from the split
+    nets (None for a positional one)."""
+    out: list[tuple[Any, str, dict[str | None, str]]] = []
+    stack = [mod]
+    while stack:
+        node = stack.pop()
+        if node_kind(node) == "HierarchyInstantiation":
+            params: dict[str | None, str] = {}
+            for _sub, _inst, param, expr in assignments(node):
+                if identifiers(str(expr)) & every:
+                    params[param] = _with_nets(expr, every)
+            if params:
+                out.append((node, str(node.type.valueText), params))
+            continue
+        try:
+            stack.extend(c for c in node if c is not None and node_kind(c))
+        except TypeError:
+            continue
+    return out
+
+
+def _with_nets(expr: Any, every: set[str]) -> str:
+    """The expression's text with each name of ``every`` read from its split net."""
+    start = int(expr.sourceRange.start.offset)
+    found: list[Any] = []
+    _uses(expr, every, ("EqualsValueClause",), found)
+    text = str(expr).strip()
+    lead = len(str(expr)) - len(str(expr).lstrip())
+    for node in sorted(found, key=lambda n: -int(n.identifier.location.offset)):
+        at = int(node.identifier.location.offset) - start - lead
+        raw = str(node.identifier.rawText)
+        text = text[:at] + str(node.identifier.valueText) + _NET_SUFFIX + text[at + len(raw) :]
+    return text
+
+
+def _connected(inst: Any, values: Mapping[str, str]) -> list[tuple[int, int, str]]:
+    """Edits connecting the copy's new inputs (``P__v``) of one instance to ``values``."""
+    close = int(inst.closeParen.location.offset)
+    conns = [c for c in inst.connections if node_kind(c) != "Comma"]
+    ordered = any(node_kind(c) == "OrderedPortConnection" for c in conns)
+    if ordered:
+        text = ", ".join(f"{v}" for v in values.values())
+    else:
+        text = ", ".join(f".{p}{INPUT_SUFFIX}({v})" for p, v in values.items())
+    return [(close, close, (", " if conns else "") + text)]
+
+
+def _renamed_module(text: str, module: str, name: str) -> str:
+    """The module ``module`` of ``text`` (and the copies appended after it) with the module
+    renamed ``name``."""
+    from pyslang import syntax
+
+    raw = text.encode("utf-8", "surrogateescape")
+    tree = syntax.SyntaxTree.fromText(raw.decode("latin-1"))
+    mod = _module(tree.root, module)
+    if mod is None:
+        return text
+    tok = mod.header.name
+    at = int(tok.location.offset)
+    edit = [(at, at + len(str(tok.rawText)), name)]
+    del tree
+    return apply_edits(raw, edit).decode("utf-8", "surrogateescape")

@@ -141,3 +141,29 @@ def test_a_helper_sized_by_the_parameter_stays_accepted(
         tmp_path, monkeypatch, {"m.v": SUM, "stage.v": helper}, "m.v", candidate
     )
     assert rc == 0, reason
+
+
+COUNT = (
+    "module cnt #(parameter K = 8) (input [7:0] b, output [31:0] s);\n"
+    "  assign s = b + K;\nendmodule\n"
+)
+WRAP = (
+    HEAD + "  wire [31:0] s;\n  cnt #(.K(W)) u_c (.b(8'd0), .s(s));\n"
+    "  assign y = {body};\nendmodule\n"
+)
+
+
+def test_a_value_a_repository_module_computes_from_the_parameter_is_split_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held-out trial 51's wrapper (uart handing DATA_WIDTH to uart_rx) was unchecked; the
+    split proof now reads the instance's module's value uses from an input too: a rename is
+    accepted, a use of its output wrong only at W = 4000 is not."""
+    files = {"m.v": WRAP.format(body="s[0] ? a + b : b + a"), "cnt.v": COUNT}
+    same = WRAP.format(body="s[0] ? b + a : a + b").replace("u_c", "u_count")
+    rc, reason = repo_verdict(tmp_path / "same", monkeypatch, files, "m.v", same)
+    assert rc == 0, reason
+    wrong = WRAP.format(body="(s == 4000) ? a - b : a + b")
+    rc, reason = repo_verdict(tmp_path / "wrong", monkeypatch, files, "m.v", wrong)
+    assert rc == 1, reason
+    assert "W=4000" in reason or "they differ at W=4000" in reason, reason

@@ -53,15 +53,17 @@ def _source(text: str) -> object:
 @pytest.mark.parametrize(
     ("sub", "passed"),
     [
-        ("assign hit = b && (K * K == 10000);", True),  # a value
-        ("inner #(.J(K)) v (.b(b), .hit(hit));", True),  # passed on, to a value use below
+        ("assign hit = b && (K * K == 10000);", True),  # a constant comparison: a guard
+        # a value use: split there (test_a_split_reads_an_instances_value_uses_from_an_input)
+        ("assign hit = (b + K) > 9;", False),
+        ("inner #(.J(K)) v (.b(b), .hit(hit));", True),  # passed on, to a guard below
         ("wire [K-1:0] w = {K{b}}; assign hit = ^w;", False),  # widths only: the probes'
         # a generate condition singles out a value as a value use does
         ("if (K == 99) begin : g assign hit = b; end else begin : e assign hit = 1'b0; end", True),
     ],
-    ids=["value", "passed-on", "widths-only", "a-guard"],
+    ids=["value-guard", "value", "passed-on", "widths-only", "a-guard"],
 )
-def test_a_parameter_assigned_to_an_instance_is_found_where_its_module_reads_the_value(
+def test_a_parameter_assigned_to_an_instance_is_found_where_its_module_guards_on_it(
     sub: str, passed: bool
 ) -> None:
     text = (
@@ -74,6 +76,33 @@ def test_a_parameter_assigned_to_an_instance_is_found_where_its_module_reads_the
     assert bool(found) is passed, found
     if passed:
         assert found.startswith("u.") and "(module " in found, found
+
+
+def test_a_split_reads_an_instances_value_uses_from_an_input() -> None:
+    """Held-out trial 51: a wrapper hands DATA_WIDTH to its receiver, which counts to it."""
+    from rtlopt.frontend._param_split import split_values
+
+    text = (
+        "module m #(parameter W = 8) (input [W-1:0] a, output y);\n"
+        "  localparam integer W2 = W;\n  h #(.K(W2)) u (.b(a[0]), .hit(y));\nendmodule\n"
+        "module h #(parameter K = 1) (input b, output hit);\n"
+        "  g #(.J(K + 1)) v (.b(b), .hit(hit));\nendmodule\n"
+        "module g #(parameter J = 1) (input b, output hit);\n"
+        "  assign hit = (b + J) > 9;\nendmodule\n"
+    )
+    found = split_values(text.split("module h")[0], "m", ["W"], sources=_source(text), tag="r")  # type: ignore[arg-type]
+    assert found is not None
+    out, uses = found
+    assert uses == 1, out  # J's one value use, two levels down
+    assert "h__splitr_K #(.K(W2)) u (.b(a[0]), .hit(y), .K__v(W2__s))" in out, out
+    assert "g__splitr_J #(.J(K + 1)) v (.b(b), .hit(hit), .J__v(K__s + 1))" in out, out
+    assert "module g__splitr_J" in out and "(b + J__s) > 9" in out, out
+    # a module that names the value only in widths is left as it is
+    plain = text.replace(
+        "assign hit = (b + J) > 9;", "wire [J-1:0] w = {J{b}}; assign hit = ^w;"
+    )
+    found = split_values(plain.split("module h")[0], "m", ["W"], sources=_source(plain), tag="r")  # type: ignore[arg-type]
+    assert found is not None and found[1] == 0 and "__split" not in found[0], found
 
 
 def test_a_recursive_module_passing_its_own_parameter_is_no_new_use() -> None:
