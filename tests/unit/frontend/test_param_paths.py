@@ -98,9 +98,7 @@ def test_a_split_reads_an_instances_value_uses_from_an_input() -> None:
     assert "g__splitr_J #(.J(K + 1)) v (.b(b), .hit(hit), .J__v(K__s + 1))" in out, out
     assert "module g__splitr_J" in out and "(b + J__s) > 9" in out, out
     # a module that names the value only in widths is left as it is
-    plain = text.replace(
-        "assign hit = (b + J) > 9;", "wire [J-1:0] w = {J{b}}; assign hit = ^w;"
-    )
+    plain = text.replace("assign hit = (b + J) > 9;", "wire [J-1:0] w = {J{b}}; assign hit = ^w;")
     found = split_values(plain.split("module h")[0], "m", ["W"], sources=_source(plain), tag="r")  # type: ignore[arg-type]
     assert found is not None and found[1] == 0 and "__split" not in found[0], found
 
