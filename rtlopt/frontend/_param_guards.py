@@ -380,6 +380,8 @@ def _guards(
             return False  # a signal, genvar or function argument: not constant
         return bool(queried) or any(name in varying - exempt for _, name in idents)
 
+    defs = _definitions(mod)
+    far = _far_guarded(defs)
     out: list[str] = []
     for n in _nodes(mod):
         kind = node_kind(n)
@@ -401,13 +403,13 @@ def _guards(
             or real
             or _a_call(toks, "$clog2")
             or _singles_out(toks, varying - exempt, frozenset(names))
+            or any(name in far for _, name in idents)
         ):
             out.append(" ".join(t.text for t in toks))
     out += _case_guards(mod, constant)
     out += _narrowed(mod, names, varying, exempt)
     if writes:
         out += _narrow_writes(mod, names, varying - exempt)
-    defs = _definitions(mod)
     out = [_with_definitions(g, defs) for g in out]
     del tree  # the tree owns its nodes: released only after the last one is read
     return list(dict.fromkeys(out))
@@ -430,6 +432,23 @@ def _definitions(mod: Any) -> dict[str, str]:
             for d in n.declarators:
                 if node_kind(d) != "Comma" and getattr(d, "name", None) is not None:
                     out.setdefault(str(d.name.valueText), " ".join(t.text for t in _tokens(str(n))))
+    return out
+
+
+def _far_guarded(defs: Mapping[str, str]) -> set[str]:
+    """The local constants whose definitions, at any depth, compare with a number past the
+    probes (:data:`PROBE_MAX`): ``BIG = (W > 4096); DROP = BIG`` is 0 at every probe, so an
+    expression reading DROP counts as a guard, carrying the definitions (red-team round 119:
+    a candidate changing only ``DROP = BIG * 2`` differs past W = 4096 alone)."""
+    from rtlopt.frontend._probe_values import PROBE_MAX
+
+    out: set[str] = set()
+    for name in defs:
+        toks = _tokens(_with_definitions(name, defs))
+        compares = any(t.kind == "op" and t.text in _OPS for t in toks)
+        big = any(t.kind == "number" and t.text.isdigit() and int(t.text) > PROBE_MAX for t in toks)
+        if compares and big:
+            out.add(name)
     return out
 
 

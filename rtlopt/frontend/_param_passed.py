@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rtlopt.frontend._param_deps import _module
-from rtlopt.frontend._slang import node_kind
 
 __all__ = ["passed_on"]
 
@@ -58,14 +57,14 @@ def _passed(
     from pyslang import syntax
 
     from rtlopt.frontend._param_deps import identifiers
-    from rtlopt.frontend._param_split import _aliases, split_values
+    from rtlopt.frontend._param_split import _aliases, assignments, split_values
 
     tree = syntax.SyntaxTree.fromText(text.encode("utf-8", "surrogateescape").decode("latin-1"))
     mod = _module(tree.root, module)
     if mod is None:
         return f"{at or module} (a module rtlopt cannot read)"
     every = _bounded(mod, names | {a for a, _ in _aliases(mod, names) or []})
-    for sub, inst, param, expr in _assignments(mod):
+    for sub, inst, param, expr in assignments(mod):
         # any mention: a replication's count too (`.K({W{1'b1}})`: red-team round 105)
         if not identifiers(str(expr)) & every:
             continue
@@ -98,34 +97,6 @@ def _bounded(mod: Any, names: set[str]) -> set[str]:
         if not more:
             return out
         out |= more
-
-
-def _assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:
-    """``(module, instance, parameter, expression)`` of each parameter assignment of each
-    instance in ``mod`` (generate blocks too); the parameter is None for a positional one
-    (its name needs the module's header: read as passed on, unread)."""
-    out: list[tuple[str, str, str | None, Any]] = []
-    stack = [mod]
-    while stack:
-        node = stack.pop()
-        if node_kind(node) == "HierarchyInstantiation":
-            pva = node.parameters
-            named = [i.decl.name.valueText for i in node.instances if getattr(i, "decl", None)]
-            inst = str(named[0]) if named else "?"
-            for a in pva.parameters if pva is not None else []:
-                k = node_kind(a)
-                expr = getattr(a, "expr", None)
-                if k == "NamedParamAssignment" and expr is not None:
-                    out.append((str(node.type.valueText), inst, str(a.name.valueText), expr))
-                elif k == "OrderedParamAssignment" and expr is not None:
-                    out.append((str(node.type.valueText), inst, None, expr))
-            continue
-        try:
-            children = list(node)
-        except TypeError:
-            continue
-        stack.extend(c for c in children if c is not None and node_kind(c))
-    return out
 
 
 def _guarded(text: str, module: str, param: str, own: bool) -> bool:

@@ -22,7 +22,7 @@ from rtlopt.frontend._param_deps import _module, identifiers
 from rtlopt.frontend._param_free import apply_edits, declarations, input_ports, port_type
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["INPUT_SUFFIX", "Sources", "split_values"]
+__all__ = ["INPUT_SUFFIX", "Sources", "assignments", "split_values"]
 
 #: A module's text by its name (the candidate's helpers, the repository's modules); None for
 #: a module rtlopt has no text of.
@@ -208,18 +208,10 @@ def split_values(
         nets += f" wire {types[n]} {n}{_NET_SUFFIX} = " + (
             f"({cond}) ? {n} : {value};" if cond else f"{value};"
         )
-    alias_types = _alias_types(raw, mod, module, [a for a, _ in aliases]) if aliases else {}
-    for a, expr in aliases:  # a localparam computed from them: a net computed from theirs
-        if alias_types.get(a) is None:
-            return None
-        inner: list[Any] = []
-        _uses(expr, every, ("EqualsValueClause",), inner)
-        start = int(expr.sourceRange.start.offset)
-        body = apply_edits(
-            raw[start : int(expr.sourceRange.end.offset)],
-            [(b - start, e - start, t) for b, e, t in (_renamed(u.identifier) for u in inner)],
-        ).decode("utf-8", "surrogateescape")
-        nets += f" wire {alias_types[a]} {a}{_NET_SUFFIX} = {body};"
+    alias_nets = _alias_nets(raw, mod, module, aliases, every)
+    if alias_nets is None:
+        return None
+    nets += alias_nets
     semi = int(mod.header.semi.location.offset) + 1
     edits.append((semi, semi, nets))
     made: dict[str, str] = {} if copies is None else copies
@@ -273,6 +265,27 @@ def bounded_loops(mod: Any, names: set[str]) -> list[tuple[str, str, Any]]:
     return out
 
 
+def _alias_nets(
+    raw: bytes, mod: Any, module: str, aliases: list[tuple[str, Any]], every: set[str]
+) -> str | None:
+    """A net per localparam computed from the split parameters, computed from their nets;
+    None when one has no type a net can have."""
+    alias_types = _alias_types(raw, mod, module, [a for a, _ in aliases]) if aliases else {}
+    nets = ""
+    for a, expr in aliases:
+        if alias_types.get(a) is None:
+            return None
+        inner: list[Any] = []
+        _uses(expr, every, ("EqualsValueClause",), inner)
+        start = int(expr.sourceRange.start.offset)
+        body = apply_edits(
+            raw[start : int(expr.sourceRange.end.offset)],
+            [(b - start, e - start, t) for b, e, t in (_renamed(u.identifier) for u in inner)],
+        ).decode("utf-8", "surrogateescape")
+        nets += f" wire {alias_types[a]} {a}{_NET_SUFFIX} = {body};"
+    return nets
+
+
 def _selects(node: Any) -> bool:
     """Whether the name ``node`` is (in) the index of a bit select (``h[g]``)."""
     p = node.parent
@@ -306,11 +319,9 @@ def _split_instances(
     nets, and how many uses the copies split; ``copies`` gathers the copies' texts by name.
     An instance whose module uses none as a value is left as it is; None when one cannot be
     split (a positional assignment, a module with no text, too deep, or its split fails)."""
-    from rtlopt.frontend._param_passed import _assignments
-
     edits: list[tuple[int, int, str]] = []
     count = 0
-    for node, sub, params in _instantiations(mod, every, _assignments):
+    for node, sub, params in _instantiations(mod, every):
         if None in params or depth >= _DEPTH:
             return None
         child = sources(sub)
@@ -337,9 +348,7 @@ def _split_instances(
     return edits, count
 
 
-def _instantiations(
-    mod: Any, every: set[str], assignments: Callable[[Any], list[tuple[str, str, str | None, Any]]]
-) -> list[tuple[Any, str, dict[str | None, str]]]:
+def _instantiations(mod: Any, every: set[str]) -> list[tuple[Any, str, dict[str | None, str]]]:
     """Each instantiation of ``mod`` whose parameter assignments name one of ``every``: its
     node, its module, and each such parameter's expression with ``every`` read from the split
     nets (None for a positional one)."""
@@ -403,3 +412,31 @@ def _renamed_module(text: str, module: str, name: str) -> str:
     edit = [(at, at + len(str(tok.rawText)), name)]
     del tree
     return apply_edits(raw, edit).decode("utf-8", "surrogateescape")
+
+
+def assignments(mod: Any) -> list[tuple[str, str, str | None, Any]]:
+    """``(module, instance, parameter, expression)`` of each parameter assignment of each
+    instance in ``mod`` (generate blocks too); the parameter is None for a positional one
+    (its name needs the module's header: read as passed on, unread)."""
+    out: list[tuple[str, str, str | None, Any]] = []
+    stack = [mod]
+    while stack:
+        node = stack.pop()
+        if node_kind(node) == "HierarchyInstantiation":
+            pva = node.parameters
+            named = [i.decl.name.valueText for i in node.instances if getattr(i, "decl", None)]
+            inst = str(named[0]) if named else "?"
+            for a in pva.parameters if pva is not None else []:
+                k = node_kind(a)
+                expr = getattr(a, "expr", None)
+                if k == "NamedParamAssignment" and expr is not None:
+                    out.append((str(node.type.valueText), inst, str(a.name.valueText), expr))
+                elif k == "OrderedParamAssignment" and expr is not None:
+                    out.append((str(node.type.valueText), inst, None, expr))
+            continue
+        try:
+            children = list(node)
+        except TypeError:
+            continue
+        stack.extend(c for c in children if c is not None and node_kind(c))
+    return out

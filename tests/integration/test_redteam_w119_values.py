@@ -15,7 +15,9 @@ guard the reference lacks; each was accepted and is refused now (real tools).
   shrinks before it grows (`(W - 30) * (W - 30) * 1048576`), by a product flat when every
   parameter moves together (`(A - B) * (A - B) * 1048576`);
 - a narrow net written from the parameter by an assignment (`wire [11:0] k; assign k = W`),
-  and the reference's unused fixed-width tap read by the candidate.
+  and the reference's unused fixed-width tap read by the candidate;
+- the reference's own guard past the probes (`BIG = (W > 4096)`) feeding a constant the
+  candidate changes (`DROP = BIG * 2`).
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ ALONE = {
     "a-narrow-net-assigned-the-parameter": (
         SUM,
         HEAD + "  wire [11:0] k;\n  assign k = W;\n  assign y = a + b + (W - k);\nendmodule\n",
+    ),
+    "the-references-guard-past-the-probes-feeding-a-changed-constant": (
+        HEAD + "  localparam integer BIG = (W > 4096);\n  localparam integer DROP = BIG;\n"
+        "  assign y = a + b[W - 1 - DROP:0];\nendmodule\n",
+        HEAD + "  localparam integer BIG = (W > 4096);\n  localparam integer DROP = BIG * 2;\n"
+        "  assign y = a + b[W - 1 - DROP:0];\nendmodule\n",
     ),
     "the-references-unused-tap-read": (
         HEAD + "  wire [299:0] acc = a;\n  assign y = a + b;\nendmodule\n",
