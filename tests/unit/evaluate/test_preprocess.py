@@ -4,6 +4,7 @@ keeps messages on the candidate's own lines."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -330,3 +331,25 @@ def test_the_target_is_read_before_the_files_listed_after_it(tmp_path: Path) -> 
     assert "assign y = a ^ b;" in unit.reference_text()
     pp = unit.candidate(files["top.v"], tmp_path / "cand")
     assert not pp.errors and "assign y = a ^ b;" in pp.text, (pp.errors, pp.text)
+
+
+def test_a_candidate_reads_the_repository_modules_in_the_references_order(
+    tmp_path: Path,
+) -> None:
+    """Yosys's netlist follows the order modules are read in: verilog-uart's wrapper read
+    uart_rx before uart_tx for a candidate and after it for the reference, so a comment-only
+    change measured 16 % faster than the reference (wave 52)."""
+    files = {
+        "top.v": "module top (input a, output y, output z);\n  tx u_t (.a(a), .y(y));\n"
+        "  rx u_r (.a(a), .y(z));\nendmodule\n",
+        "rx.v": "module rx (input a, output y);\n  assign y = ~a;\nendmodule\n",
+        "tx.v": "module tx (input a, output y);\n  assign y = a;\nendmodule\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    design = load_design(tmp_path / "top.v", "top", Config().project, root=tmp_path)
+    unit = UnitText(design, tmp_path / "unit")
+    order = [n for n in re.findall(r"^module (\w+)", unit.unit_text(), re.M) if n != "top"]
+    lib = re.findall(r"^module (\w+)", unit.library_text([], ["tx", "rx"]), re.M)
+    assert lib == order and sorted(lib) == ["rx", "tx"], (lib, order)
+    assert re.findall(r"^module (\w+)", unit.library_text([], ["rx", "tx"]), re.M) == order
