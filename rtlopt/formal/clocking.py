@@ -94,6 +94,8 @@ class Clocking:
             clocks, constant clocks, black boxes, verification cells), each as one phrase.
         examples: For each clock/async pair, the name of one register that uses it.
         register_names: ``(name, width)`` of every register cell, sorted (the nets they drive).
+        reset_registers: Register cells whose only asynchronous pin is a reset to a constant
+            (``$adff``, ``$adffe``) driven by an input.
     """
 
     clocks: frozenset[tuple[str, str]] = frozenset()
@@ -103,6 +105,7 @@ class Clocking:
     problems: tuple[str, ...] = ()
     examples: Mapping[tuple[str, Any], str] = field(default_factory=dict)
     register_names: tuple[tuple[str, int], ...] = ()
+    reset_registers: int = 0
 
 
 def _param(cell: Mapping[str, Any], name: str, default: int = 1) -> int:
@@ -234,7 +237,7 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
     asyncs: set[tuple[str, int]] = set()
     problems: list[str] = []
     examples: dict[tuple[str, Any], str] = {}
-    registers = latches = 0
+    registers = latches = resets = 0
     named: list[tuple[str, int]] = []
     for cell in mod.get("cells", {}).values():
         kind = str(cell.get("type", ""))
@@ -280,6 +283,7 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
                     level = int((pol == 1) ^ inv)
                     asyncs.add((name, level))
                     examples.setdefault((name, level), reg)
+                    resets += kind in ("$adff", "$adffe")
                 elif how == "derived":
                     problems.append(
                         f"register '{reg}' has its asynchronous {pin} pin driven "
@@ -296,6 +300,7 @@ def analyze_clocking(mod: Mapping[str, Any]) -> Clocking:
         tuple(dict.fromkeys(problems)),
         examples,
         tuple(sorted(named)),
+        resets,
     )
 
 

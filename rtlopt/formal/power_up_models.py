@@ -62,8 +62,10 @@ def decide_stated(
         t0 = time.monotonic()
         found = stated.run(job, strict_x=strict_x)
         job.add_time("stated", time.monotonic() - t0)
+        if found.verdict is Verdict.PROVEN and found.method.endswith(stated.ASYNC_RESETS):
+            found = _after_the_reset(job, unknown, found)
         if found.verdict is Verdict.PROVEN:
-            found = replace(found, power_up=(stated.MODEL,))
+            found = replace(found, power_up=(*found.power_up, stated.MODEL))
             if x_outputs is not None:
                 found = x_outputs(job, found)
         return replace(found, timings={**found.timings, **job.timings})
@@ -104,6 +106,29 @@ def decide_stated(
 
 
 _STATES = "the design states power-up values"
+
+
+def _after_the_reset(
+    job: Job, unknown: Callable[[Job], FormalResult], found: FormalResult
+) -> FormalResult:
+    """Under ``honor``, a proof from the stated values that holds up to the first reset
+    (:data:`stated.ASYNC_RESETS`) with the proof from unknown registers for what follows
+    it: PROVEN by both, else UNKNOWN (unchecked), a refutation of the second a refutation."""
+    after = unknown(job)
+    if after.verdict is Verdict.PROVEN and not after.unchecked:
+        return replace(
+            found,
+            method=f"{after.method}; {found.method}",
+            duration_s=elapsed(job.start),
+            power_up=(UNKNOWN_MODEL,),
+        )
+    if after.verdict is Verdict.REFUTED or after.structure:
+        return after
+    why = after.unchecked or (
+        f"unchecked: {_STATES} ({_named(job)}): proven from them up to the first reset, and the "
+        f"proof from the reset state on did not prove it ({after.reason})"
+    )
+    return replace(after, unchecked=why)
 
 
 def _named(job: Job) -> str:

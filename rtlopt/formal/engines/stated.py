@@ -44,12 +44,16 @@ from rtlopt.results import FormalResult, Verdict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["METHOD", "MODEL", "run"]
+__all__ = ["ASYNC_RESETS", "METHOD", "MODEL", "run"]
 
 #: How a verdict of this engine is named (after the ABC engine, in ``FormalResult.method``).
 METHOD = "from the stated power-up values"
 #: The power-up model's name in ``FormalResult.power_up``.
 MODEL = "stated"
+#: Ends the method of a proof on one clock edge of a design whose registers all reset
+#: asynchronously from one input: it holds up to the first reset, the proof from unknown
+#: registers must hold after it.
+ASYNC_RESETS = " (up to the first reset; every register resets asynchronously)"
 
 #: ABC engines in order, each on a share of the time left: latch correspondence then
 #: dprove (renamed registers), then dprove and pdr on the whole miter.
@@ -114,9 +118,15 @@ def run(job: Job, *, share: float = 1.0, strict_x: bool = False) -> FormalResult
     if job.plan.clk2fflogic and (prep.plan is None or not prep.plan.global_clock):
         # the netlist needs every clock edge (rtlopt.formal.clock_model), which this model
         # has not: with asynchronous pins on one edge its traces are the design's (it may
-        # refute), never all of them (no proof); registers on two edges: neither
+        # refute), never all of them (no proof); registers on two edges: neither. Where every
+        # register resets asynchronously from one input, a proof here covers every trace up
+        # to the first reset, after which the design is in its reset state: the proof from
+        # unknown registers (every edge modelled, the reset forced first) covers the rest,
+        # and must prove too (ASYNC_RESETS in the method: power_up_models.decide_stated)
         why = f"no proof {METHOD}: the design needs every clock edge modelled"
-        if out.status == "proved" or not _one_edge(job):
+        if out.status == "proved" and _one_async_reset(job):
+            method += ASYNC_RESETS
+        elif out.status == "proved" or not _one_edge(job):
             return _unknown(job, method, why)
     if out.status == "proved":
         found = proven(
@@ -221,6 +231,23 @@ def _one_edge(job: Job) -> bool:
     if not isinstance(found, dict):
         return False
     return all(len(side.clocks) <= 1 for side in found.values())
+
+
+def _one_async_reset(job: Job) -> bool:
+    """Every register of both sides on one edge of one clock and reset to a constant by the
+    same input at the same level, asynchronously (no latch, no register without it)."""
+    found = read_structure(job.design, workdir_of(job.reference_file), job.clocking)
+    if not isinstance(found, dict) or not found:
+        return False
+    sides = list(found.values())
+    return all(
+        len(side.clocks) == 1
+        and side.latches == 0
+        and side.registers == side.reset_registers > 0
+        and side.asyncs == sides[0].asyncs
+        and len(side.asyncs) == 1
+        for side in sides
+    )
 
 
 def _unknown(job: Job, method: str, why: str, cex: dict[str, str] | None = None) -> FormalResult:
