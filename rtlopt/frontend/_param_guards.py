@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rtlopt.frontend._param_deps import _tokens, parsed_module
-from rtlopt.frontend._slang import node_kind
+from rtlopt.frontend._slang import children, node_kind
 
 __all__ = ["new_guards"]
 
@@ -62,13 +62,7 @@ def _nodes(node: Any) -> Any:
     while stack:
         n = stack.pop()
         yield n
-        try:
-            children = list(n)
-        except TypeError:
-            continue
-        stack.extend(
-            c for c in children if c is not None and node_kind(c) and hasattr(c, "sourceRange")
-        )
+        stack.extend(children(n))
 
 
 def _real(toks: list[Any]) -> bool:

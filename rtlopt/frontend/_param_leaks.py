@@ -105,7 +105,7 @@ def _reads(mod: Any) -> set[str]:
     """The names a module reads: every name outside an assignment's left side (its selects'
     indices are reads too)."""
     from rtlopt.frontend._param_guards import _nodes
-    from rtlopt.frontend._slang import node_kind
+    from rtlopt.frontend._slang import children, node_kind
 
     names = ("IdentifierName", "IdentifierSelectName")
     written: set[int] = set()
@@ -114,13 +114,8 @@ def _reads(mod: Any) -> set[str]:
         if node_kind(node) in names:
             written.add(int(node.sourceRange.start.offset))
             return
-        try:
-            children = list(node)
-        except TypeError:
-            return
-        for c in children:
-            if c is not None and node_kind(c) and hasattr(c, "sourceRange"):
-                heads(c)
+        for c in children(node):
+            heads(c)
 
     for n in _nodes(mod):
         if node_kind(n) in ("AssignmentExpression", "NonblockingAssignmentExpression"):

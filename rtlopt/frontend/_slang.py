@@ -10,6 +10,7 @@ from typing import Any
 
 __all__ = [
     "CONSTANT_KINDS",
+    "children",
     "input_connections",
     "instance_members",
     "node_kind",
@@ -24,6 +25,15 @@ def node_kind(node: Any) -> str:
     """The name of a pyslang node's kind (``""`` for a node without one)."""
     k = getattr(node, "kind", None)
     return getattr(k, "name", "") if k is not None else ""
+
+
+def children(node: Any) -> list[Any]:
+    """The syntax nodes directly under ``node`` (tokens and empty slots left out)."""
+    try:
+        found = list(node)
+    except TypeError:
+        return []
+    return [c for c in found if c is not None and node_kind(c) and hasattr(c, "sourceRange")]
 
 
 def compilation_options() -> Any:
