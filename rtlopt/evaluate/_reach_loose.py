@@ -89,6 +89,12 @@ _VERILOG = frozenset(
     {".v", ".sv", ".vh", ".svh", ".vt", ".sva", ".svi", ".vi", ".vinc", ".inc", ".vlog", ".vams"}
 )
 _VERILOG_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+#: A string that is the format of a task that prints: text, never a name looked up (held-out
+#: trial 52: ``$display("Bus timer with timeout %d", TIMEOUT)`` in the target's file).
+_PRINTED = re.compile(
+    r"\$(?:display|write|strobe|monitor|fdisplay|fwrite|fstrobe|fmonitor|info|warning|error"
+    r"|fatal)[bho]?\s*\(\s*(?:[\w$.\[\]]+\s*,\s*)?(?=\")"
+)
 _VERILOG_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)")
 _LOOKUP = re.compile(
     r"\b(?:vpi_handle_by_name|svGetScopeFromName|acc_handle_by_name|acc_handle_object"
@@ -278,7 +284,12 @@ def joined_reach(
                     return _message(design, where, m.group(0), "any inner name", _LOOKED_UP)
         if suffix in _VERILOG:
             body = _VERILOG_COMMENT.sub(lambda c: " " * len(c.group(0)), text)
-            segments = [(s.start(), s.group(0)) for s in _VERILOG_STRING.finditer(body)]
+            printed = {m.end() for m in _PRINTED.finditer(body)}
+            segments = [
+                (s.start(), s.group(0))
+                for s in _VERILOG_STRING.finditer(body)
+                if s.start() not in printed
+            ]
         else:
             segments = [(0, text)]
         # a text that builds names (Tcl join/format, a lookup, a $root walk) needs no anchor

@@ -54,6 +54,12 @@ def test_a_waveform_of_ports_only_does_not(tmp_path: Path) -> None:
         # the instance from a variable: a Tcl join builds a name, no anchor needed
         ("check.do", "source cfg.tcl\nexamine [join [list {} tb $inst cnt] /]\n", 2),
         ("tb.sv", 'module tb;\n  initial v = peek("dut", "cnt");\nendmodule\n', 2),
+        # a string built for a lookup, beside a printed one
+        (
+            "tb.sv",
+            'module tb;\n  initial begin $display("dut"); $sformat(p, "dut.cnt"); end\nendmodule\n',
+            2,
+        ),
         ("peek.py", 'sig = "cnt"\nh = lookup(".".join(["tb", "dut", sig]))\n', 1),
         # a Verilator configuration exposing it to C++
         ("cfg.vlt", '`verilator_config\npublic_flat_rw -module "ctr" -var "cnt"\n', 2),
@@ -77,6 +83,9 @@ def test_a_path_joined_at_run_time_reaches(tmp_path: Path, name: str, text: str,
             "tb.sv",
             'module tb;\n  int cnt; ctr dut(.clk(c), .q(q));\n  initial $display("dut");\nendmodule\n',
         ),
+        # a printed format string is text, never a name looked up (held-out trial 52)
+        ("ctr_top.v", 'module t;\n  initial $display("ctr with cnt %d", 4);\nendmodule\n'),
+        ("ctr_top.v", 'module t;\n  initial $fdisplay(fd, "dut cnt");\nendmodule\n'),
         # a file list naming the target's file
         ("files.f", "ctr.v\ncnt_helper.v cnt\n"),
         # a lookup by a literal name: the path rules read it
