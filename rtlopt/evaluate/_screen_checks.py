@@ -329,10 +329,13 @@ def _x_fed(s: EvalSetup, c: Candidate) -> str:
 def _x_reading_change(s: EvalSetup, c: Candidate) -> None:
     """Every input may be x where the change adds an operator reading x as a value
     (``evaluate/_x_readers.py``)."""
-    from rtlopt.evaluate._x_readers import added_reader
+    from rtlopt.evaluate._x_readers import added_reader, changed_with_reader
 
     t = s.design.target
-    added = added_reader(t.file.read_text(errors="replace")[t.start : t.end], c.text)
+    own = t.file.read_text(errors="replace")[t.start : t.end]
+    added = added_reader(own, c.text) or changed_with_reader(
+        own, c.text, _reference_reads(s), _candidate_reads(s, c)
+    )
     if added is None:
         return
     inputs = [p.name for p in t.ports if p.direction != "output"]
@@ -345,6 +348,41 @@ def _x_reading_change(s: EvalSetup, c: Candidate) -> None:
         "simulation's x on any input (an undriven line, an input before its first write) "
         "is decided otherwise"
     )
+
+
+def _reference_reads(s: EvalSetup) -> list[str]:
+    """What the reference reads, for the x-reading operators: its unit preprocessed (the
+    target and the modules below it, macros expanded), and every macro, function or task
+    outside the modules of the files and headers it reads."""
+    from rtlopt.evaluate._x_readers import outside_readers
+    from rtlopt.harness._hierarchy import hierarchy_texts
+
+    out = [s.unit.unit_text()] if s.unit is not None else []
+    return out + [outside_readers(d.text) for d in hierarchy_texts(s.design).texts]
+
+
+def _candidate_reads(s: EvalSetup, c: Candidate) -> list[str]:
+    """What the candidate reads, for the x-reading operators: its preprocessed text and the
+    repository's modules it instantiates (preprocessed where the unit is)."""
+    from rtlopt.errors import RtloptError
+    from rtlopt.frontend import parse_text
+
+    out = [c.pp.text if c.pp is not None else c.text]
+    try:
+        mods = parse_text(c.text, "candidate.v")
+    except RtloptError:
+        return out
+    defined = [m.name for m in mods]
+    used = [i for m in mods for i in m.instances]
+    if s.unit is not None:
+        return [*out, s.unit.library_text(defined, used)]
+    for name in dict.fromkeys(used):
+        found = s.design.modules.get(name) if name not in defined else None
+        try:
+            out.append(found.text() if found is not None else "")
+        except OSError:
+            continue
+    return out
 
 
 def _more_x(s: EvalSetup, c: Candidate, repo: Design, found: list[OpenInput]) -> list[OpenInput]:

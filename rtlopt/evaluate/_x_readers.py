@@ -18,9 +18,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["added_reader"]
+__all__ = ["added_reader", "changed_with_reader", "outside_readers"]
 
-_READERS = re.compile(r"(?<![!=<>])===|!==|==\?|!=\?|\bcasex\b|\binside\b|\$isunknown\b")
+_READERS = re.compile(
+    r"(?<![!=<>])===|!==|==\?|!=\?|\bcasex\b|\binside\b"
+    # a count of one bits reads an x bit as 0 (red-team round 121: `$onehot(s) ? a : b`)
+    r"|\$(?:isunknown|countones|countbits|onehot0|onehot)\b"
+)
+#: What outside a module a module can read: a macro's body, a function or task (``$unit``).
+_OUTSIDE = re.compile(
+    r"^[ \t]*`define\b(?:[^\n]*\\\n)*[^\n]*"
+    r"|\bfunction\b[\s\S]*?\bendfunction\b|\btask\b[\s\S]*?\bendtask\b",
+    re.M,
+)
 
 
 def _counts(code: str) -> dict[str, int]:
@@ -54,4 +64,37 @@ def added_reader(reference: str, candidate: str) -> str | None:
             hit = _READERS.search(text)
             if hit:
                 return f"{hit.group()} ({whose} line {text.count(chr(10), 0, hit.start()) + 1})"
+    return None
+
+
+def outside_readers(text: str) -> str:
+    """Of a file's text outside its modules (modules blanked) or a header's: the macro
+    bodies and the functions and tasks that hold an x-reading operator, joined; "" when none."""
+    from rtlopt.evaluate._tb_x_forms import lexed
+
+    return "\n".join(
+        m.group() for m in _OUTSIDE.finditer(lexed(text)) if _READERS.search(m.group())
+    )
+
+
+def changed_with_reader(
+    reference: str, candidate: str, reference_reads: list[str], candidate_reads: list[str]
+) -> str | None:
+    """Where the module texts differ and an x-reading operator stands anywhere either side
+    reads: its preprocessed module text, the repository modules below it, a macro, function or
+    task outside its modules (red-team round 121: `===` behind a macro of the repository's
+    file or header, in a `$unit` function, in a submodule one side instantiates), as
+    ":func:`added_reader`'s words; None otherwise."""
+    from rtlopt.evaluate._tb_x_forms import lexed
+
+    if " ".join(lexed(reference).split()) == " ".join(lexed(candidate).split()):
+        return None
+    for texts, whose in (
+        (candidate_reads, "what it reads"),
+        (reference_reads, "what the reference reads"),
+    ):
+        for text in texts:
+            hit = _READERS.search(lexed(text))
+            if hit:
+                return f"{hit.group()} (in {whose})"
     return None

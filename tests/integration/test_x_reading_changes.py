@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _fixture_repo import module_verdict
+from _fixture_repo import module_verdict, repo_verdict
 
 pytestmark = pytest.mark.tools
 
@@ -57,3 +57,48 @@ def test_a_rewrite_without_one_is_proven(
 ) -> None:
     rc, reason = module_verdict(tmp_path, monkeypatch, reference, candidate)
     assert rc == 0, reason
+
+
+SEL = "module m(input s, input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = {sel} ? a : b;\nendmodule\n"
+ISONE = "module isone(input s, output o);\n  assign o = (s === 1'b1);\nendmodule\n"
+VIA = (
+    "module m(input s, input [3:0] a, input [3:0] b, output [3:0] y);\n  wire t;\n"
+    "  isone u(.s(s), .o(t));\n  assign y = t ? a : b;\nendmodule\n"
+)
+#: Round 121: the operator where the module's own text does not show it, or a count of ones
+#: (files of a repository, the reference in m.v, the candidate).
+ELSEWHERE = {
+    "a-macro-of-the-file": (
+        {"m.v": "`define ISONE(s) ((s) === 1'b1)\n" + SEL.format(sel="s")},
+        SEL.format(sel="`ISONE(s)"),
+    ),
+    "a-macro-of-a-header": (
+        {
+            "m.v": '`include "defs.vh"\n' + SEL.format(sel="s"),
+            "defs.vh": "`define SEL(s) ((s) !== 1'b0)\n",
+        },
+        SEL.format(sel="`SEL(s)"),
+    ),
+    "a-unit-function": (
+        {
+            "m.sv": "function automatic logic isone(input logic s);\n  return s === 1'b1;\n"
+            "endfunction\n" + SEL.format(sel="s")
+        },
+        SEL.format(sel="isone(s)"),
+    ),
+    "a-submodule-of-the-candidate": ({"m.v": SEL.format(sel="s"), "isone.v": ISONE}, VIA),
+    "a-submodule-of-the-reference": ({"m.v": VIA, "isone.v": ISONE}, SEL.format(sel="s")),
+    "a-count-of-ones": ({"m.v": SEL.format(sel="s")}, SEL.format(sel="$countones(s)")),
+    "one-hot": ({"m.v": SEL.format(sel="s")}, SEL.format(sel="$onehot(s)")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ELSEWHERE))
+def test_an_operator_reading_x_outside_the_modules_text_counts(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files, candidate = ELSEWHERE[case]
+    target = next(iter(files))
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, target, candidate)
+    assert rc == 1, reason
+    assert "not equivalent" in reason or "reads x as a value otherwise" in reason, reason
