@@ -45,7 +45,6 @@ import dataclasses
 import importlib.util
 import logging
 import os
-import shlex
 import shutil
 import sys
 import time
@@ -59,6 +58,7 @@ from rtlopt.formal.channel import new_secret, result_name
 from rtlopt.formal.job import read_text
 from rtlopt.formal.plan import FormalPlan, plan_formal
 from rtlopt.formal.scripts import EQX_AS_SYNTHESIS, expose_lines
+from rtlopt.formal.second_replay import ENGINES, replay_files, replay_script
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name, reference_text
 from rtlopt.results import FormalResult, Verdict
@@ -117,20 +117,6 @@ def _uncovered_model(plan: FormalPlan, models: Sequence[str], first: FormalResul
         f"unchecked: the first proof does not cover the power-up model {missing[0]!r} the "
         "design's stated power-up values call for"
     )
-
-
-def _replay_files(
-    out: Path, design: Design, engine: str, timeout_s: float, stated: bool, files: list[Path]
-) -> Path:
-    """``out`` with the replay script for stock ``yosys-abc`` and a copy of every file the
-    miter was built from."""
-    (out / "replay.sh").write_text(
-        replay_script(design.target.name, engine, timeout_s, stated=stated)
-    )
-    (out / "replay.sh").chmod(0o755)
-    for i, f in enumerate(files):
-        shutil.copyfile(f, out / f"{i:02d}_{Path(f).name}")
-    return out
 
 
 def _edge_by_edge(
@@ -234,7 +220,7 @@ def confirm_proof(
             )
             if problem:
                 return no(frontend, problem)
-        out = _replay_files(workdir / folder, design, engine, cfg.timeout_s, stated, files)
+        out = replay_files(workdir / folder, design, engine, cfg.timeout_s, stated, files)
         left = max(1.0, cfg.timeout_s - (time.monotonic() - start))
         status = _abc_status(out, engine, left, workdir)
         edges = " (every clock edge)" if plan.clk2fflogic else ""
@@ -343,18 +329,6 @@ def _of(model: str) -> str:
     return " from the stated power-up values" if model == STATED else ""
 
 
-#: ABC commands after reading ``miter.aig`` (``{t}``: seconds).
-ENGINES: dict[str, str] = {
-    "cec": "&get -n; &cec -m",
-    "dsat": "dsat",
-    "dprove": "dprove -T {t}",
-    "pdr": "pdr -T {t}",
-    # latch correspondence by induction from the initial state (a sound reduction: on a
-    # renamed core it merges the two copies), then property-directed reachability
-    "lcorr_pdr": "lcorr; pdr -T {t}",
-}
-
-
 def choose_engine(first_method: str, combinational: bool) -> str:
     """An ABC algorithm the first proof did not use: after ABC (``abc ...`` methods),
     ``dsat`` (combinational) or ``lcorr`` then ``pdr`` (``pdr`` alone does not finish a core
@@ -363,39 +337,6 @@ def choose_engine(first_method: str, combinational: bool) -> str:
     if combinational:
         return "dsat" if by_abc else "cec"
     return "lcorr_pdr" if by_abc else "dprove"
-
-
-def replay_script(module: str, engine: str, timeout_s: float, *, stated: bool = False) -> str:
-    """A POSIX shell script that proves ``miter.aig`` (beside it) with stock ``yosys-abc``:
-    prints PROVEN and exits 0, or exits 1. ``$YOSYS_ABC`` names another binary. ``stated``:
-    the miter starts from the stated power-up values (no reset period)."""
-    commands = "read miter.aig; strash; " + ENGINES[engine].format(t=int(timeout_s))
-    when = (
-        "from the stated power-up values on (resets free)" if stated else "(after the reset period)"
-    )
-    return "\n".join(
-        [
-            "#!/bin/sh",
-            f"# rtlopt: replays the equivalence proof of module {module!r} without rtlopt.",
-            "# miter.aig (AIGER): the reference and the candidate side by side; its output is 1",
-            f"# in a cycle where they differ {when}. The sources it was built",
-            "# from are the numbered files here (WebAssembly Yosys 0.70, read_slang).",
-            "set -u",
-            'cd "$(dirname "$0")" || exit 2',
-            'ABC="${YOSYS_ABC:-yosys-abc}"',
-            "rm -f replay_status.txt",
-            f'"$ABC" -c {shlex.quote(commands + "; write_status replay_status.txt")} '
-            "> replay_abc.log 2>&1",
-            'word="$(head -n 1 replay_status.txt 2>/dev/null | cut -d" " -f1)"',
-            'if [ "$word" = snl_UNSAT ]; then',
-            f'  echo "PROVEN: {module} (abc {engine})"',
-            "  exit 0",
-            "fi",
-            'echo "NOT PROVEN: see replay_abc.log"',
-            "exit 1",
-            "",
-        ]
-    )
 
 
 def _abc_status(replay: Path, engine: str, timeout: float, workdir: Path) -> str:
