@@ -334,7 +334,7 @@ def _x_reading_change(s: EvalSetup, c: Candidate) -> None:
     t = s.design.target
     own = t.file.read_text(errors="replace")[t.start : t.end]
     added = added_reader(own, c.text) or changed_with_reader(
-        own, c.text, _reference_reads(s), _candidate_reads(s, c)
+        own, c.text, lambda: _reference_reads(s), lambda: _candidate_reads(s, c)
     )
     if added is None:
         return
@@ -357,8 +357,18 @@ def _reference_reads(s: EvalSetup) -> list[str]:
     from rtlopt.evaluate._x_readers import outside_readers
     from rtlopt.harness._hierarchy import hierarchy_texts
 
-    out = [s.unit.unit_text()] if s.unit is not None else []
-    return out + [outside_readers(d.text) for d in hierarchy_texts(s.design).texts]
+    hit = _REFERENCE_READS.get(id(s))
+    if hit is None or hit[0] is not s:  # once per evaluation setup, not per candidate
+        out = [s.unit.unit_text()] if s.unit is not None else []
+        out += [outside_readers(d.text) for d in hierarchy_texts(s.design).texts]
+        if len(_REFERENCE_READS) > 8:
+            _REFERENCE_READS.clear()
+        hit = _REFERENCE_READS[id(s)] = (s, out)
+    return hit[1]
+
+
+#: Evaluation setup id -> (the setup, what its reference reads): :func:`_reference_reads`.
+_REFERENCE_READS: dict[int, tuple[EvalSetup, list[str]]] = {}
 
 
 def _candidate_reads(s: EvalSetup, c: Candidate) -> list[str]:

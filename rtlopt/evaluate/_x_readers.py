@@ -17,6 +17,7 @@ change unchecked as for an x-fed input.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["added_reader", "changed_with_reader", "outside_readers"]
 
@@ -78,7 +79,10 @@ def outside_readers(text: str) -> str:
 
 
 def changed_with_reader(
-    reference: str, candidate: str, reference_reads: list[str], candidate_reads: list[str]
+    reference: str,
+    candidate: str,
+    reference_reads: Callable[[], list[str]],
+    candidate_reads: Callable[[], list[str]],
 ) -> str | None:
     """Where the module texts differ and an x-reading operator stands anywhere either side
     reads: its preprocessed module text, the repository modules below it, a macro, function or
@@ -89,11 +93,11 @@ def changed_with_reader(
 
     if " ".join(lexed(reference).split()) == " ".join(lexed(candidate).split()):
         return None
-    for texts, whose in (
+    for reads, whose in (
         (candidate_reads, "what it reads"),
         (reference_reads, "what the reference reads"),
     ):
-        for text in texts:
+        for text in reads():  # read only where the module texts differ
             hit = _READERS.search(lexed(text))
             if hit:
                 return f"{hit.group()} (in {whose})"
