@@ -25,6 +25,8 @@ _READERS = re.compile(
     r"(?<![!=<>])===|!==|==\?|!=\?|\bcasex\b|\binside\b"
     # a count of one bits reads an x bit as 0 (red-team round 121: `$onehot(s) ? a : b`)
     r"|\$(?:isunknown|countones|countbits|onehot0|onehot)\b"
+    # a macro pasting tokens may build one (red-team round 123: `a =``=``= b`, `ca``sex`)
+    r"|``"
 )
 #: What outside a module a module can read: a macro's body, a function or task (``$unit``).
 _OUTSIDE = re.compile(

@@ -88,6 +88,14 @@ ELSEWHERE = {
     ),
     "a-submodule-of-the-candidate": ({"m.v": SEL.format(sel="s"), "isone.v": ISONE}, VIA),
     "a-submodule-of-the-reference": ({"m.v": VIA, "isone.v": ISONE}, SEL.format(sel="s")),
+    # round 123: an operator a macro builds by pasting tokens
+    "a-pasted-operator": (
+        {
+            "m.v": '`include "defs.vh"\n' + SEL.format(sel="s"),
+            "defs.vh": "`define EQ3(a,b) a =``=``= b\n",
+        },
+        SEL.format(sel="`EQ3(s,1'b1)"),
+    ),
     "a-count-of-ones": ({"m.v": SEL.format(sel="s")}, SEL.format(sel="$countones(s)")),
     "one-hot": ({"m.v": SEL.format(sel="s")}, SEL.format(sel="$onehot(s)")),
 }
