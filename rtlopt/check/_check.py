@@ -166,7 +166,7 @@ def _file_changes(
     modules read) makes every module of the file a changed one."""
     new_mods = {m.name: m for m in module_spans(text)}
     old_mods = {m.name: m for m in module_spans(old_text)}
-    outside = _outside_modules(text, new_mods.values()) != _outside_modules(
+    outside = outside_modules(text, new_mods.values()) != outside_modules(
         old_text, old_mods.values()
     )
     changed = False
@@ -234,7 +234,7 @@ def _captured_modules(
         )
 
 
-def _outside_modules(text: str, spans: Iterable[ModuleSpan]) -> list[str]:
+def outside_modules(text: str, spans: Iterable[ModuleSpan]) -> list[str]:
     """The text of a file between its modules."""
     parts, at = [], 0
     for m in sorted(spans, key=lambda m: m.start):

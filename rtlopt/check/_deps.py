@@ -10,13 +10,14 @@ header, so the comparison sees exactly what the change did to the module.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.config import ProjectConfig
 from rtlopt.errors import DesignError, RtloptError
 from rtlopt.frontend._depgraph import DesignGraph
+from rtlopt.verilog import ModuleSpan, module_spans
 
 log = logging.getLogger(__name__)
 
@@ -108,3 +109,60 @@ def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
     if at < 0:
         raise DesignError("could not preprocess: the expansion lost its marker", path=Path(rel))
     return text[at + len(_MARKER) + 1 :]
+
+
+def rejudged(
+    old: str,
+    new: str,
+    raw: str,
+    own: Mapping[str, str],
+    own_reading: Callable[[str, str], str | None],
+    *,
+    included: bool = False,
+) -> list[ModuleSpan]:
+    """The modules of a reached file's expansion (``new``; ``old`` at the base) to judge
+    again there: each that reads otherwise there than at the base (its expanded text, or the
+    directives between the modules), but one a header brings in (an include-organized
+    repository: ``example.v`` includes ``timer.v``; ``raw``: the file as written) that the
+    gate judges in its own file (``own``: module -> that file) and that reads there as here
+    (``own_reading(file, module)``: its text in that file's expansion). A module whose text
+    and context are the base's is the base's module: a change of a module it instantiates is
+    judged in that module's file, under the repository's configurations, as in a repository
+    that includes nothing. The file's own modules are skipped so only where it is reached
+    through what it includes (``included``): a macro a build defines in another file before
+    it (compile order) is no part of its expansion."""
+    from rtlopt.check._check import outside_modules
+
+    old_spans = {s.name: old[s.start : s.end] for s in module_spans(old)}
+    mine = {s.name for s in module_spans(raw)}
+    new_spans = module_spans(new)
+    same_context = outside_modules(old, module_spans(old)) == outside_modules(new, new_spans)
+    out: list[ModuleSpan] = []
+    for span in new_spans:
+        if span.name not in old_spans:
+            continue  # a new module: the file's own change reports it
+        text = new[span.start : span.end]
+        if (included or span.name not in mine) and same_context and old_spans[span.name] == text:
+            continue  # the base's module: a submodule's change is judged in its own file
+        if span.name not in mine and span.name in own:
+            if own_reading(own[span.name], span.name) == text:
+                continue
+        out.append(span)
+    return out
+
+
+def own_reading(
+    tree: Path, project: ProjectConfig, scratch: Path
+) -> Callable[[str, str], str | None]:
+    """The text of a module in its own file's expansion in ``tree`` (None: that file does
+    not preprocess, or defines no such module)."""
+
+    def reading(rel: str, name: str) -> str | None:
+        try:
+            text = expand(tree, rel, project, scratch / "own")
+        except DesignError:
+            return None
+        span = next((s for s in module_spans(text) if s.name == name), None)
+        return None if span is None else text[span.start : span.end]
+
+    return reading

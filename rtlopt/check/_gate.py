@@ -391,7 +391,7 @@ class _Gate:
         }
         modules += definition_findings(lookups, graph, self.changes, self.read, flagged)
         self._reached(cfg, rules, graph, tree, modules)
-        jobs = [self._with_rule(m) for m in modules if isinstance(m, _Job)]
+        jobs = [self._with_rule(m, graph) for m in modules if isinstance(m, _Job)]
         done = _run_jobs(cfg, tree, jobs, pdk, self.tmp, self.new_tree)
         by_key = {(j.rel, j.name): done[id(j)] for j in jobs}
         out = [by_key[(m.rel, m.name)] if isinstance(m, _Job) else m for m in modules]
@@ -435,9 +435,16 @@ class _Gate:
         more = foreign_rows(graph, changes, trees, self.read_base, renames)
         return merged_rows(found, more, self.flagged)
 
-    def _with_rule(self, job: _Job) -> _Job:
-        base_rel = self.renames.get(job.rel)
-        return dataclasses.replace(job, required=self.required.why(job.rel, job.name, base_rel))
+    def _with_rule(self, job: _Job, graph: Any) -> _Job:
+        from rtlopt.check._ancestors import required_above
+
+        def why(rel: str, name: str) -> str | None:
+            return self.required.why(rel, name, self.renames.get(rel))
+
+        required = why(job.rel, job.name)
+        if required is None:  # a required module above it reads it
+            required = required_above(graph, job.name, why)
+        return dataclasses.replace(job, required=required)
 
     def _reached(
         self,
@@ -517,16 +524,36 @@ class _Gate:
                 continue
             (tree / rel).unlink(missing_ok=True)
             (tree / rel).write_text(old)
-            kept = [m for m in modules if not (isinstance(m, _Job) and m.rel == rel)]
-            modules[:] = kept
-            for span in module_spans(new):
-                if span.name in {s.name for s in module_spans(old)}:
-                    modules.append(_Job(rel, span.name, new, span.line, why=why))
+            self._rejudge(rules, rel, (old, new), why, modules, scratch)
         from rtlopt.check._packages import rejudge_package_users
 
         rejudge_package_users(
             graph, reach.packages, packages, tree, modules, self.read_base, self.new_tree
         )
+
+    def _rejudge(
+        self,
+        rules: Rules,
+        rel: str,
+        texts: tuple[str, str],
+        why: str,
+        modules: list[ModuleCheck | _Job],
+        scratch: Path,
+    ) -> None:
+        """The modules of the reached file ``rel`` (its expansions at the base and after the
+        change: ``texts``) judged again there (:func:`rtlopt.check._deps.rejudged`), in place
+        of its changed modules' jobs."""
+        from rtlopt.check._deps import own_reading, rejudged
+
+        old, new = texts
+        kept = [m for m in modules if not (isinstance(m, _Job) and m.rel == rel)]
+        modules[:] = kept
+        judged = {m.name: m.rel for m in kept if isinstance(m, _Job) and not m.why}
+        raw = (self.new_tree / rel).read_text(errors="replace")
+        reading = own_reading(self.new_tree, rules.new.project, scratch)
+        included = why.startswith("it includes ")
+        for span in rejudged(old, new, raw, judged, reading, included=included):
+            modules.append(_Job(rel, span.name, new, span.line, why=why))
 
     def _changed_headers(self) -> dict[str, set[str]]:
         """Changed headers and their macros (:func:`rtlopt.check._headers.changed_headers`):

@@ -278,6 +278,8 @@ class ConfigurationCheck:
 
         if config is None:
             return text  # another build in this configuration: read as the repository is
+        # blocks that only report are blanked, as in the configuration's reference (_sub)
+        text = without_any_reporting_block(text)
         name = self.design.target.name
         span = next((m for m in module_spans(text) if m.name == name), None)
         head = blank_comments(text[: span.start if span else len(text)], strings=False)

@@ -390,11 +390,26 @@ def differing_configurations(
             same = active_tokens(reference, config | fixed) == active_tokens(
                 candidate, config | fixed
             )
+            same = same or _as_here(reference, candidate, config | fixed, here | fixed)
         except ValueError as exc:
             return macros, [], f"the module's conditionals do not nest ({exc})"
         if not same:
             out.append(config)
     return macros, out, ""
+
+
+def _as_here(reference: str, candidate: str, config: frozenset[str], here: frozenset[str]) -> bool:
+    """Both sides read under ``config`` as under ``here`` (the configuration proven), blocks
+    that only report aside (``ifdef VERBOSE initial $display(...)``: no value of any build
+    depends on them): the proofs of ``here``, x-faithfulness included, are the proofs of
+    ``config``."""
+    from rtlopt.evaluate._reporting_blocks import without_any_reporting_block
+
+    for side in (reference, candidate):
+        bare = without_any_reporting_block(side)
+        if active_tokens(bare, config) != active_tokens(bare, here):
+            return False
+    return True
 
 
 def label(macros: list[str], config: frozenset[str]) -> str:

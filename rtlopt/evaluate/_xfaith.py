@@ -128,11 +128,14 @@ def _not_run(c: Candidate, formal: FormalResult) -> str:
             "only a proof decides whether the candidate reads x as the reference does; the "
             f"proof did not run or did not decide ({formal.reason or 'no proof'})"
         )
-    if c.other_configs or c.builds:
+    if c.builds:
+        # each other configuration of the module's macros is an evaluation of its own, with
+        # its own x-faithfulness proof (evaluate/_config_check.py, test_xfaith_configs.py);
+        # the other builds of a submodule are not measured so: unchecked
         return (
             "the proof that the candidate reads x as the reference does covers the flow's "
-            "build only, not the other configurations of its macros or the other builds of "
-            "its submodules in which the candidate reads differently"
+            "build only, not the other builds of its submodules in which the candidate reads "
+            "differently"
         )
     return ""
 
@@ -311,6 +314,11 @@ def _proofs(s: EvalSetup, c: Candidate, *, moot: bool = False) -> tuple[XFaith, 
     from power-up runs no ``sat`` there."""
     free = _run(s, c, free_reset=True, moot=moot)
     if free.verdict is Verdict.PROVEN or not free.from_power_up:
+        return free, None
+    fed_resets = set(c.x_inputs) & set(s.design.target.resets) if c.x_inputs else set()
+    if free.verdict is Verdict.REFUTED and fed_resets:
+        # the repository feeds x into a reset: its trace need never reset (the proof from
+        # reset refuses it), so a difference from power-up is one the repository shows
         return free, None
     if free.verdict is Verdict.REFUTED and free.held:
         # a difference at time 0 with every reset active (held without an event): a run

@@ -23,7 +23,8 @@ defined values there. :func:`check_x_faith` proves they do not:
   limit is UNKNOWN, never proven;
 * the proof refuses (UNKNOWN) where Yosys's undef model is not known to be iverilog's in
   the cone of the x-fed inputs (:mod:`rtlopt.formal.xfaith_model`), where an x-fed input
-  is a reset of the target (the proof starts from reset), and where one is a clock read
+  is a reset of the target and the proof starts from reset (from power-up it is a free
+  input like the others), and where one is a clock read
   otherwise than as the clock of every register on one edge, on both sides
   (:mod:`rtlopt.formal.xfaith_clock`: iverilog takes an edge from or to x as an edge).
 """
@@ -154,7 +155,7 @@ def check_x_faith(
     texts = [read_text(Path(f)) for f in candidate_files]
     ref = read_text(reference_file)
     plan = plan_formal(design, texts, initial_values=initial_values, reference=ref)
-    why = _plan_refusal(design, plan, ports)
+    why = _plan_refusal(design, plan, ports, free_reset=free_reset)
     if why:
         return XFaith(Verdict.UNKNOWN, why, {}, time.monotonic() - start)
     # with no x-fed input, the design is read first: only its own x sources make it matter
@@ -418,8 +419,15 @@ class _Proof:
         return run.returncode
 
 
-def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str:
-    """Why the proof does not model this target with these inputs x, or ""."""
+def _plan_refusal(
+    design: Design, plan: FormalPlan, ports: Sequence[str], *, free_reset: bool = False
+) -> str:
+    """Why the proof does not model this target with these inputs x, or "". An x-fed reset
+    is refused from reset (forced in the first step, it may never be a 0/1 reset in the
+    repository); from power-up with the resets free (``free_reset``) it is one more free
+    input: a synchronous reset is data to the registers (``proc -ifx``: ``if (x)`` takes
+    ``else`` as in iverilog), an asynchronous one reaches a register's reset pin, which the
+    cone check refuses (:func:`rtlopt.formal.xfaith_model.cone_refusal`: an x edge)."""
     if plan.mode == "unsupported":
         return plan.reason or "the target is not modelled"
     if plan.stated and plan.honor and ports:
@@ -430,7 +438,7 @@ def _plan_refusal(design: Design, plan: FormalPlan, ports: Sequence[str]) -> str
         if p in t.clocks and (plan.clk2fflogic or plan.mode not in ("seq", "bmc")):
             # one clock on one edge: read only so, its x edges are edges (the cone check)
             return f"the x-fed input {p} is a clock of {t.name} (iverilog takes an x edge)"
-        if p in (plan.resets or {}) or p in t.resets:
+        if not free_reset and (p in (plan.resets or {}) or p in t.resets):
             return f"the x-fed input {p} is a reset of {t.name} (the proof starts from reset)"
     return ""
 

@@ -73,6 +73,7 @@ def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str, bool]
     moving = {p.rsplit(".", 1)[-1] for p, b in base.items() if nudged.get(p, b) != b}
     fixed -= moving  # a name used in two scopes, one of which moves: not certainly fixed
     width = {p.rsplit(".", 1)[-1]: b for p, b in base.items()}
+    nudged_width = {p.rsplit(".", 1)[-1]: b for p, b in nudged.items()}
     tree = syntax.SyntaxTree.fromText(text)
     writes: list[tuple[str, str]] = []
     reads: set[str] = set()
@@ -91,6 +92,8 @@ def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str, bool]
         counts = {t.text for c in _COUNT.findall(value) for t in _tokens(c)}
         if not (words & moving or counts & params):
             continue
+        if not counts and _uniform_reduction(toks, moving, width, nudged_width):
+            continue
         shape = " ".join(
             "M" if t.text in moving else f"F{width[t.text]}" if t.text in fixed else t.text
             for t in _tokens(f"{left} = {value}")
@@ -99,6 +102,37 @@ def _leaks(text: str, module: str, design: Design) -> list[tuple[str, str, bool]
         # (red-team round 107)
         out += [(n, shape, n in reads) for n in dict.fromkeys(names) if n in fixed]
     return out
+
+
+#: Reduction operators, and the bitwise operators a uniform reduction's operand may hold.
+_REDUCTIONS = frozenset({"&", "|", "^", "~&", "~|", "~^", "^~"})
+_BITWISE = frozenset({"~", "&", "|", "^", "~^", "^~", "(", ")"})
+
+
+def _uniform_reduction(
+    toks: list[Any], moving: set[str], width: dict[str, Any], nudged: dict[str, Any]
+) -> bool:
+    """Whether a value is one reduction (``&``, ``|``, ``^`` or their negations) of a bitwise
+    expression (``~ & | ^``, parentheses) of names of one moving width, nothing else
+    (``~|(token & request)``, ``&(~token | ~request)``): bit by bit the same function of the
+    operands' bits, reduced, so its value at any width is decided at small widths (by the
+    reduction's kind and the parity of the width), which the probes try; no width wraps or
+    truncates in it. A constant, a select, a shift or an operand of another width is no
+    such value."""
+    if len(toks) < 2 or toks[0].kind != "op" or toks[0].text not in _REDUCTIONS:
+        return False
+    rest = toks[1:]
+    if len(rest) > 1 and (rest[0].text != "(" or rest[-1].text != ")"):
+        return False
+    depth = 0
+    for i, t in enumerate(rest):
+        depth += (t.text == "(") - (t.text == ")")
+        if depth == 0 and 0 < i < len(rest) - 1:
+            return False  # the reduction's operand ends before the value does
+    names = {t.text for t in rest if t.kind != "op"}
+    if not names or names - moving or any(t.kind == "op" and t.text not in _BITWISE for t in rest):
+        return False
+    return len({width.get(n) for n in names}) == 1 and len({nudged.get(n) for n in names}) == 1
 
 
 def _reads(mod: Any) -> set[str]:

@@ -142,12 +142,23 @@ _ENDS = re.compile(r"\$(?:fatal|finish|stop)\b")
 def reports_only(code: str) -> bool:
     """Whether ``code`` (comments blanked) holds nothing but assertions that report
     (:func:`only_assertions`), none ending the simulation (``$fatal``, ``$finish``,
-    ``$stop``) and no directive or macro: a block of it changes no value in any build and
-    states no power-up value (cv32e40p's ``initial begin : p_assertions assert (...) else
+    ``$stop``) and no directive or macro, or ``initial`` procedures that are one report task
+    each (``initial $display("timeout %d", W);``): a block of it changes no value in any
+    build and states no power-up value (cv32e40p's ``initial begin : p_assertions assert (...) else
     $error(...); end``)."""
     if not code.strip() or "`" in code or _ENDS.search(code):
         return False
-    return only_assertions(code)
+    rest = _REPORT_INITIAL.sub(" ", code)  # ``initial $display("...", W);``: one report
+    return not rest.strip() or only_assertions(rest)
+
+
+#: An ``initial`` procedure that is one report task whose arguments hold no call, assignment,
+#: increment or decrement, nor parenthesis (:data:`rtlopt.harness._semantics.REPORT_ONLY`,
+#: white space free).
+_REPORT_INITIAL = re.compile(
+    r"\binitial\s+\$(?:display|write|strobe|info|warning)\s*"
+    r"(?:\((?:(?!\+\s*\+|-\s*-)[^()=;])*\))?\s*;"
+)
 
 
 #: What separates statements once a run's lines are joined: conditional directives, block

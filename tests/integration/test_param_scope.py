@@ -184,7 +184,8 @@ def test_a_probe_that_cannot_finish(tmp_path: Path, instantiated: bool) -> None:
         assert "not finished (reported only)" in res.scope, res.scope
     else:
         assert not res.accepted
-        assert "did not finish" in res.reason, res.reason
+        # under load the budget can be spent before it starts: unchecked either way
+        assert "did not finish" in res.reason or "did not start" in res.reason, res.reason
 
 
 ESCAPED = """module m #(parameter W = 4) (input [7:0] a, output y);

@@ -48,15 +48,7 @@ def test_a_dropped_block_of_reporting_assertions_is_refused(tmp_path: Path, suff
     assert not res.accepted and "keep the reference's check" in res.reason, res.reason
 
 
-#: A known limit: the candidate's ```ifdef`` line is refused in the configuration that defines
-#: the macro ("compiler directive `ifdef is not allowed"), so a kept block is refused too.
-KEPT_IN_CONFIGURATION = pytest.mark.xfail(
-    reason="a candidate's `ifdef is refused in the configuration defining its macro", strict=False
-)
-
-
 @pytest.mark.tools
-@KEPT_IN_CONFIGURATION
 def test_a_kept_block_of_reporting_assertions_is_no_change(tmp_path: Path) -> None:
     res = _evaluate(tmp_path, {"m.sv": M}, "m.sv", KEPT)
     assert res.accepted, res.reason
@@ -126,7 +118,6 @@ def test_a_dropped_block_read_in_its_configuration(tmp_path: Path) -> None:
 
 
 @pytest.mark.tools
-@KEPT_IN_CONFIGURATION
 def test_a_kept_block_read_in_its_configuration(tmp_path: Path) -> None:
     # was unchecked: "the repository's module does not pass against itself in the
     # configuration USER_ASSERT_ON defined (... undeclared identifier 'parent_i')"

@@ -18,7 +18,7 @@ from rtlopt.results import FormalResult, Verdict
 PROVEN = FormalResult(Verdict.PROVEN, "sat -tempinduct")
 EARLY = ("r[0]",)
 #: An evaluation on the texts' path (the proof is trusted there), a candidate.
-SETUP, CAND = SimpleNamespace(formal_reference="ref.v"), SimpleNamespace()
+SETUP, CAND = SimpleNamespace(formal_reference="ref.v"), SimpleNamespace(x_inputs=())
 
 
 def _proofs(mp: pytest.MonkeyPatch, free: XFaith, forced: XFaith) -> list[bool]:
@@ -78,3 +78,17 @@ def test_no_register_x_before_the_reset_keeps_the_proof_from_reset(
     _proofs(monkeypatch, free, XFaith(Verdict.PROVEN, sources=()))
     out = _xfaith.with_inner_x(SETUP, CAND, PROVEN)  # type: ignore[arg-type]
     assert out == PROVEN
+
+
+def test_a_difference_from_power_up_with_an_x_fed_reset_is_refuted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the repository feeds x into the reset (gate trial 52), its trace need never
+    reset: the difference from power-up is the verdict, the proof from reset is not run."""
+    cex = {"rst@1": "x", "q@2": "x"}
+    free = XFaith(Verdict.REFUTED, counterexample=cex, sources=(), early=EARLY, from_power_up=True)
+    ran = _proofs(monkeypatch, free, XFaith(Verdict.UNKNOWN, "the proof starts from reset"))
+    setup = SimpleNamespace(design=SimpleNamespace(target=SimpleNamespace(resets=("rst",))))
+    found, other = _xfaith._proofs(setup, SimpleNamespace(x_inputs=("rst", "d")))  # type: ignore[arg-type]
+    assert ran == [True] and other is None
+    assert found.verdict is Verdict.REFUTED and found.counterexample == cex

@@ -1,0 +1,43 @@
+"""Held-out red-team round 124 against the gate: a module that must stay equivalent
+(``optimization_only = ["top_a"]``) changed through a module it instantiates, which the commit
+changed and nothing required (real tools)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _gate_repo import check_staged, gate_repo
+
+pytestmark = pytest.mark.tools
+
+CONFIG = '[check]\nppa = false\noptimization_only = ["top_a"]\n'
+TOP = "module top_a (input [3:0] a, input [3:0] b, output [3:0] y);\n  mid u (.a(a), .b(b), .y(y));\nendmodule\n"
+MID = "module mid (input [3:0] a, input [3:0] b, output [3:0] y);\n  child c (.a(a), .b(b), .y(y));\nendmodule\n"
+CHILD = (
+    "module child (input [3:0] a, input [3:0] b, output [3:0] y);\n  assign y = {y};\nendmodule\n"
+)
+OTHER = "module other (input [3:0] a, output [3:0] y);\n  assign y = {y};\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("y", "passes"), [("b & a", True), ("a | b", False)], ids=["equivalent", "changed"]
+)
+def test_a_module_below_a_required_one_is_required(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, y: str, passes: bool
+) -> None:
+    files = {
+        "rtlopt.toml": CONFIG,
+        "top_a.v": TOP,
+        "mid.v": MID,
+        "child.v": CHILD.format(y="a & b"),
+        "other.v": OTHER.format(y="a"),
+    }
+    repo = gate_repo(tmp_path, monkeypatch, files)
+    (repo / "child.v").write_text(CHILD.format(y=y))
+    (repo / "other.v").write_text(OTHER.format(y="~a"))  # nothing required above it
+    r = check_staged(repo)
+    out = r.stdout + r.stderr
+    assert r.returncode == (0 if passes else 1), out
+    assert "top_a (top_a.v) instantiates mid, which instantiates child below it" in out, out
+    assert "not required: other" in out, out
