@@ -124,7 +124,7 @@ def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
         for r in t.resets
         if r in {p.name for p in t.inputs}
     }
-    tied = _tied_resets(design)
+    tied = tied_resets(design)
     resets = {r: v for r, v in resets.items() if r not in tied}
     edges: set[str] = set()
     for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
@@ -142,7 +142,7 @@ def _clocked_plan(design: Design, candidate_texts: Sequence[str]) -> FormalPlan:
     return FormalPlan("seq", "", resets, both)
 
 
-def _tied_resets(design: Design) -> dict[str, str]:
+def tied_resets(design: Design) -> dict[str, str]:
     """The target's reset inputs an instance of the repository never asserts (ties to a
     constant at the inactive level: :mod:`rtlopt.frontend._reset_ties`), each with where:
     that configuration runs from its power-up state, so the proofs do not force the reset

@@ -13,7 +13,7 @@ from pathlib import Path
 from rtlopt.formal.abc import build_aiger
 from rtlopt.formal.channel import MARK, result_name, seal
 from rtlopt.formal.miter import Miter, MiterSpec, NeedsGlobalClock, NotModelled
-from rtlopt.formal.plan import FormalPlan, clock_edges
+from rtlopt.formal.plan import FormalPlan, clock_edges, tied_resets
 from rtlopt.formal.scripts import DRIVERS, STRUCTURE_JSON, array_mul_lines, prepare_lines
 from rtlopt.frontend.model import Design
 from rtlopt.harness import ref_name
@@ -75,6 +75,10 @@ def aig_plan(design: Design, candidate_texts: Sequence[str], *, latches: bool = 
     resets = {r: (0 if t.reset_active_low.get(r, False) else 1) for r in t.resets if r in names}
     if not clocks:
         return AigPlan(False, latches, (), {})
+    # a reset the repository ties inactive is never forced first, as in plan_formal (red-team
+    # round 124: the engines forced it, and a change wrong from power-up states was proven)
+    tied = tied_resets(design) if resets else {}
+    resets = {r: v for r, v in resets.items() if r not in tied}
     edges: set[str] = set()
     for m in [t, *(design.modules[n] for n in design.submodules if n in design.modules)]:
         edges |= clock_edges(m.text(), list(clocks))
