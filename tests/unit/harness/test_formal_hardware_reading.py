@@ -172,3 +172,23 @@ def test_a_branch_declaring_two_names_in_one_declaration_is_read() -> None:
     )
     assert verification_content(code)
     assert not verification_content(code + "always @(posedge i_clk) o_data <= 0;\n")
+
+
+@pytest.mark.parametrize(
+    ("nested", "own"),
+    [
+        # held-out gate trial 53 (wbuart32's ufifo): state declared and written in the branch
+        ("`ifdef UFIFO\nreg [1:0] s;\nalways @(posedge c) s <= s + 1;\n`endif\n", True),
+        # a write outside the branch that declares the name: in the other reading it is the
+        # module's
+        ("`ifdef UFIFO\nreg [1:0] s;\n`endif\nalways @(posedge c) s <= s + 1;\n", False),
+        ("`ifdef UFIFO\nreg [1:0] s;\n`else\nalways @(posedge c) s <= 1;\n`endif\n", False),
+        ("`ifdef UFIFO\nreg [1:0] s;\nalways @(posedge c) q <= s + 1;\n`endif\n", False),
+    ],
+    ids=["declared-in-its-branch", "written-outside", "written-in-another-branch", "module-name"],
+)
+def test_a_name_a_nested_branch_declares_is_its_own_there(nested: str, own: bool) -> None:
+    from rtlopt.harness._verification_content import verification_content
+
+    base = "reg f;\ninitial f = 0;\nalways @(posedge c) f <= 1;\n"
+    assert verification_content(base + nested) is own
