@@ -107,3 +107,22 @@ def test_a_macro_using_a_string_substituting_macro_is_one_too() -> None:
     assert _reference("localparam K = `W;\n", defs) == []
     # a definition is judged where it is used: one nobody uses is no use
     assert _reference(defs + "localparam K = `W;\n", defs) == []
+
+
+@pytest.mark.parametrize(
+    ("defs", "odd"),
+    [
+        ("`define\tASSUME\tassume\n", False),  # no argument list: `(...)` follows the macro
+        ("`define ASSUME(x) assume(x)\n", False),  # arguments, none stringified
+        ('`define ASSUME(x) $display(`"x`")\n', True),
+        ('`define ASSUME assume\n`define ASSUME(x) `"x`"\n', True),  # one with a list
+        ("`define ASSUME `CHECK\n", True),  # its body uses a macro (which may take them)
+        ("", True),  # not defined here: every argument
+    ],
+    ids=["plain", "with-arguments", "stringified", "two-definitions", "macro-body", "unknown"],
+)
+def test_a_macro_without_an_argument_list_takes_no_arguments(defs: str, odd: bool) -> None:
+    """Held-out gate trial 53: ZipCPU's ```ASSUME(i_wr   == $past(i_wr))`` with ```define
+    ASSUME assume``, read as a call whose arguments a stringification may reach."""
+    code = "module m;\n  always @* `ASSUME(i_wr   == $past(i_wr));\nendmodule\n"
+    assert bool(odd_macro_calls(code, stringified_arguments([defs]))) is odd
