@@ -7,11 +7,11 @@ hierarchy's, so every module below it is held to the rule, at any depth."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from pathlib import Path
 
 from rtlopt.frontend._depgraph import DesignGraph
-from rtlopt.verilog import module_spans
+from rtlopt.verilog import blank_comments, module_spans
 
 __all__ = ["required_above"]
 
@@ -24,39 +24,69 @@ def required_above(
 ) -> str | None:
     """Why module ``name`` must stay equivalent because a module that must (``required(file,
     module)``: why, or None) instantiates it, directly or through others; None where none
-    does. Instances are found by name in the texts (an instance in a comment or a
-    switched-off branch counts: more is judged, never less)."""
+    does. A site is any mention of the name as a word (escaped too) but its declaration and
+    an ``endmodule :`` label: an instance in a comment's neighbour, a generate ``case`` item
+    or a switched-off branch counts (more is judged, never less); one in a file that holds
+    no module is in every module of the files that include it; past :data:`_MAX_MODULES`
+    modules the answer is yes (fail closed, red-team round 125)."""
     seen = {name}
     todo = [name]
     texts: dict[str, str] = {}
-    while todo and len(seen) < _MAX_MODULES:
+    while todo:
+        if len(seen) > _MAX_MODULES:
+            return f"more than {_MAX_MODULES} modules stand above it: each is held to the rule"
         cur = todo.pop(0)
-        for rel, line in graph.instances_of(cur):
-            parent = _enclosing(graph.root / rel, line, texts)
-            if parent is None or parent in seen:
-                continue
-            seen.add(parent)
-            why = required(rel, parent)
-            if why is not None:
-                return f"{why}: {parent} ({rel}) instantiates {cur}" + (
-                    "" if cur == name else f", which instantiates {name} below it"
-                )
-            todo.append(parent)
+        for rel, at in _sites(graph, cur, texts):
+            for where, parent in _enclosing(graph, rel, at, texts):
+                if parent in seen:
+                    continue
+                seen.add(parent)
+                why = required(where, parent)
+                if why is not None:
+                    return f"{why}: {parent} ({where}) instantiates {cur}" + (
+                        "" if cur == name else f", which instantiates {name} below it"
+                    )
+                todo.append(parent)
     return None
 
 
-def _enclosing(path: Path, line: int, texts: dict[str, str]) -> str | None:
-    """The module of ``path`` whose text holds line ``line``."""
-    key = path.as_posix()
-    if key not in texts:
+def _text(graph: DesignGraph, rel: str, texts: dict[str, str]) -> str:
+    if rel not in texts:
         try:
-            texts[key] = path.read_text(errors="replace")
+            texts[rel] = blank_comments((graph.root / rel).read_text(errors="replace"))
         except OSError:
-            texts[key] = ""
-    text = texts[key]
-    for span in module_spans(text):
-        first = text.count("\n", 0, span.start) + 1
-        last = text.count("\n", 0, span.end) + 1
-        if first <= line <= last:
-            return span.name
-    return None
+            texts[rel] = ""
+    return texts[rel]
+
+
+def _sites(graph: DesignGraph, name: str, texts: dict[str, str]) -> list[tuple[str, int]]:
+    """``(file, offset)`` of every mention of module ``name`` (see :func:`required_above`)."""
+    word = re.compile(rf"(?<![\w$\\])\\?{re.escape(name)}(?![\w$])")
+    out: list[tuple[str, int]] = []
+    for rel in sorted(graph.files):
+        code = _text(graph, rel, texts)
+        for m in word.finditer(code):
+            before = code[max(0, m.start() - 60) : m.start()]
+            if not _DECLARED.search(before):
+                out.append((rel, m.start()))
+    return out
+
+
+def _enclosing(
+    graph: DesignGraph, rel: str, at: int, texts: dict[str, str]
+) -> list[tuple[str, str]]:
+    """``(file, module)`` of the module whose text holds offset ``at`` of ``rel``; where none
+    does (a header holding part of a module's body), every module of its includers."""
+    code = _text(graph, rel, texts)
+    for span in module_spans(code):
+        if span.start <= at < span.end:
+            return [(rel, span.name)]
+    return [
+        (inc, span.name)
+        for inc in sorted(graph.includers(rel))
+        for span in module_spans(_text(graph, inc, texts))
+    ]
+
+
+#: A module's declaration or an ``endmodule : name`` label right before a mention.
+_DECLARED = re.compile(r"(?:\b(?:macro)?module|\bendmodule[ \t]*:)\s*$")

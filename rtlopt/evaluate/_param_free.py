@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +59,7 @@ class FreeProof:
         not finish rejects; a parameter the reference cannot take as an input is noted and
         left to the probes. With the rejection or None, the reference and the candidate as
         proven (integers freed), or None when nothing was freed."""
-        from rtlopt.frontend._param_free import free_parameters, unprobed, vector_width
+        from rtlopt.frontend._param_free import unprobed, vector_width
 
         values = [p for p in deps.params if self._ties().get(p) != ("type",)]
         odd = unprobed(self._ref, self.design.target.name, values)
@@ -83,7 +83,7 @@ class FreeProof:
             scope.notes.append(f"{', '.join(untyped)}: a real override not covered")
             verdict = (Stage.FORMAL, real, None)
         first = refs[0][1]
-        cand = free_parameters(text, self.design.target.name, freed, first, width, self.design)
+        cand = self._free(text, freed, first, width)
         return verdict, (refs[0][2], cand) if cand is not None else None
 
     def _real_read(self, text: str, untyped: list[str]) -> str:
@@ -119,7 +119,6 @@ class FreeProof:
         first; None when it cannot take them as inputs."""
         from rtlopt.frontend._param_free import (
             constant_reads,
-            free_parameters,
             kind_choices,
             new_errors,
         )
@@ -129,7 +128,7 @@ class FreeProof:
             return None
         refs: list[tuple[str, dict[str, str], str]] = []
         for choice in kind_choices(self._ref, name, names):
-            ref = free_parameters(self._ref, name, names, choice, width, self.design)
+            ref = self._free(self._ref, names, choice, width)
             if ref is None:
                 return None
             if ref not in (r for _, _, r in refs):
@@ -172,7 +171,7 @@ class FreeProof:
     ) -> tuple[Stage, str, EvalResult | None] | None:
         """The candidate, freed as the reference is, proven against it once per choice of
         kinds."""
-        from rtlopt.frontend._param_free import four_state, free_parameters
+        from rtlopt.frontend._param_free import four_state
 
         label = ", ".join(freed)
         one = len(freed) == 1
@@ -181,7 +180,7 @@ class FreeProof:
         x_fed = tuple(four_state(self._ref, self.design.target.name, freed))
         for i, (kinds, choice, ref) in enumerate(refs):
             sub = self._freed(label, ref, proof=True, kind=f"k{i}", x_fed=x_fed)
-            cand = free_parameters(text, self.design.target.name, freed, choice, width, self.design)
+            cand = self._free(text, freed, choice, width)
             if cand is None:
                 return (Stage.FORMAL, self._not_free(label), None)
             with within(deadline.share(len(refs) - i)):
@@ -260,6 +259,17 @@ class FreeProof:
             "it holds for every module nothing instantiates)"
         )
         return {p: [str(v)] for p, v in found.items() if v is not None}, why
+
+    def _free(
+        self, text: str, names: Sequence[str], kind: str | Mapping[str, str], width: int
+    ) -> str | None:
+        """``text`` with ``names`` freed, through the modules it hands them to
+        (:func:`rtlopt.frontend._param_free_inst.free_through_instances`)."""
+        from rtlopt.frontend._param_free_inst import free_through_instances
+
+        name = self.design.target.name
+        source, _ = self._sources(text)
+        return free_through_instances(text, name, names, kind, width, self.design, source)
 
     def _sources(self, text: str) -> tuple[Callable[[str], str | None], frozenset[str]]:
         """A module's text by its name: the candidate's own helpers (``text``), else the

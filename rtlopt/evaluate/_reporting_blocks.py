@@ -56,14 +56,33 @@ def without_reporting_lines(lines: Sequence[str]) -> list[str]:
     return out
 
 
+#: What ends an item or a statement before a block that stands on its own: a ``;``, or a
+#: keyword that opens or closes a body (a block after ``if (c)`` or ``else`` would be its
+#: branch: red-team round 125, ``if (0) `ifdef DBG initial $display(..); `endif assign``).
+_ITEM_END = re.compile(
+    r"(?:;|\b(?:begin|end|endgenerate|endcase|endfunction|endtask|generate|endmodule)\b"
+    r"(?:[ \t]*:[ \t]*[A-Za-z_][\w$]*)?)\s*$"
+)
+#: What may not follow such a block: an ``else`` would become the assertion's fail action.
+_ELSE_NEXT = re.compile(r"\s*(?:`(?:ifdef|ifndef|else|elsif|endif)\b[^\n]*\n\s*)*else\b")
+
+
+def _standalone(code: str, start: int, end: int) -> bool:
+    """Whether the block ``code[start:end]`` (comments blanked) stands between two items or
+    statements: removing it changes what no other text is read as."""
+    before = re.sub(r"(?m)^[ \t]*`[^\n]*$", "", code[:start])  # other directive lines aside
+    return bool(_ITEM_END.search(before) or not before.strip()) and not _ELSE_NEXT.match(code, end)
+
+
 def without_reporting_blocks(code: str, defined: Iterable[str]) -> str:
     """``code`` (comments blanked) with each ```ifdef M`` ... ```endif`` block whose macro is
-    not in ``defined`` and whose body only asserts and reports blanked (line breaks kept)."""
+    not in ``defined``, whose body only asserts and reports and that stands between items or
+    statements (:func:`_standalone`) blanked (line breaks kept)."""
     state = set(defined)
     spans = [
         m.span()
         for m in _BLOCK.finditer(code)
-        if m.group(1) not in state and _reporting(m.group(2))
+        if m.group(1) not in state and _reporting(m.group(2)) and _standalone(code, *m.span())
     ]
     for start, end in reversed(spans):
         code = code[:start] + re.sub(r"[^\n]", " ", code[start:end]) + code[end:]
@@ -82,7 +101,11 @@ def without_any_reporting_block(text: str) -> str:
     code = blank_comments(text, strings=False)
     if len(code) != len(text):
         return text
-    spans = [m.span() for m in _BLOCK.finditer(code) if _reporting(m.group(2))]
+    spans = [
+        m.span()
+        for m in _BLOCK.finditer(code)
+        if _reporting(m.group(2)) and _standalone(code, *m.span())
+    ]
     for start, end in reversed(spans):
         text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
     return text

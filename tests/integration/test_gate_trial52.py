@@ -149,7 +149,28 @@ def test_a_reduction_of_a_parameter_wide_bitwise_value_is_probed(
     files = {"arb.v": ARB.format(next="~|(t & r)")}
     rc, reason = repo_verdict(tmp_path, monkeypatch, files, "arb.v", ARB.format(next=next_))
     assert (rc == 0) == accepted, reason
-    assert "width follows the module's parameters" not in reason, reason
+    if accepted:
+        assert "width follows the module's parameters" not in reason, reason
+
+
+PARITY = (
+    "module m #(parameter A = 8, parameter B = 7) (input [A-1:0] a, input [B-1:0] b,\n"
+    "    output [A-1:0] y);\n{body}endmodule\n"
+)
+
+
+def test_a_parity_of_two_widths_is_no_uniform_reduction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red-team round 125 (case 03): `^(~ta)` is the parity of A's width; with B's it singles
+    out A odd and B even, a pair no probe tries (each parameter is probed alone)."""
+    body = (
+        "  wire [A-1:0] ta = 0;\n  wire [B-1:0] tb = 0;\n  wire pa = ^(~ta);\n"
+        "  wire pb = ^(~tb);\n  assign y = (pa & ~pb) ? a : ~a;\n"
+    )
+    files = {"m.v": PARITY.format(body="  assign y = ~a;\n")}
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", PARITY.format(body=body))
+    assert rc == 1, reason
 
 
 SUB = "module sub (input a, input b, output y);\n  assign y = {y};\nendmodule\n"
