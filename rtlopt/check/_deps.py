@@ -10,6 +10,7 @@ header, so the comparison sees exactly what the change did to the module.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +55,11 @@ def reached_files(
             out.setdefault(rel, f"it includes {path}, which changed")
     if defines:
         names = ", ".join(sorted(defines))
+        # a macro whose body uses a changed one changes too (red-team round 125: `APPLY(a, b)`
+        # of ops.v reads `OP`, which a changed header defines)
+        every = _through_macros(graph, defines)
         for rel in sorted(graph.files):
-            if graph.reads_macros(rel, defines):
+            if graph.reads_macros(rel, every):
                 out.setdefault(rel, f"it reads the define {names}, which changed")
     if include_dirs_changed:
         for rel in sorted(graph.files):
@@ -63,6 +67,35 @@ def reached_files(
                 out.setdefault(rel, "the include folders changed")
     users = {p: sorted(graph.users_of_packages([p])) for p in sorted(packages)}
     return Reach(out, {p: u for p, u in users.items() if u})
+
+
+#: A macro definition: its name and its body (continuation lines too).
+_DEFINE = re.compile(r"^[ \t]*`define[ \t]+([A-Za-z_][\w$]*)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+_NAME = re.compile(r"[A-Za-z_][\w$]*")
+
+
+def _through_macros(graph: DesignGraph, names: set[str]) -> set[str]:
+    """``names`` and every macro a file of ``graph`` defines whose body uses one of them, in
+    turn (by word: a body naming one counts)."""
+    bodies: dict[str, set[str]] = {}
+    for rel in sorted(graph.files):
+        try:
+            text = (graph.root / rel).read_text(errors="replace")
+        except OSError:
+            continue
+        if "`define" not in text:
+            continue
+        for m in _DEFINE.finditer(text):
+            bodies.setdefault(m.group(1), set()).update(_NAME.findall(m.group(2)))
+    out = set(names)
+    grown = True
+    while grown:
+        grown = False
+        for macro, words in bodies.items():
+            if macro not in out and words & out:
+                out.add(macro)
+                grown = True
+    return out
 
 
 def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:
