@@ -22,6 +22,7 @@ from rtlopt.verilog import (
 
 __all__ = [
     "configuration_macros",
+    "macro_values",
     "design_text",
     "design_uses",
     "instance_conditions",
@@ -347,3 +348,18 @@ def blank_comments_of_text(text: str) -> str:
     from rtlopt.verilog import blank_comments
 
     return blank_comments(text, strings=False)
+
+
+#: A macro's use in code (no compiler directive): its value may differ from build to build.
+_MACRO_VALUE = re.compile(
+    r"`(?!(?:ifdef|ifndef|elsif|else|endif|define|undef|undefineall|include|timescale|"
+    r"default_nettype|resetall|celldefine|endcelldefine|line|pragma|begin_keywords|"
+    r"end_keywords|unconnected_drive|nounconnected_drive|__FILE__|__LINE__)\b)[A-Za-z_]\w*"
+)
+
+
+def macro_values(text: str) -> bool:
+    """Whether ``text`` (comments blanked) uses a macro's value in its code."""
+    from rtlopt.verilog import blank_comments
+
+    return bool(_MACRO_VALUE.search(blank_comments(text)))

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from rtlopt.config import Config
 from rtlopt.errors import DesignError
+from rtlopt.evaluate._macros import macro_values
 from rtlopt.evaluate._param_free import FREED_OK, FreeProof
 from rtlopt.evaluate._param_probes import ProbeChoice
 from rtlopt.evaluate._param_scope import (
@@ -371,12 +372,22 @@ class ParameterCheck(ProbeChoice, FreeProof):
         if dead and never_elaborated(text, name, self.design, every, local) != never_elaborated(
             self._ref, name, self.design, every, self._elab
         ):
-            if inst:
+            if inst and not macro_values(self._ref + text):
                 scope.notes.append(
                     "a changed generate block that no configuration of the repository "
                     "elaborates, nor any probe, is not checked"
                 )
                 return None
+            if inst:  # another build may give the macro the value that selects it
+                return (
+                    Stage.FORMAL,
+                    "unchecked: the candidate changes code (a generate block or its guard) that "
+                    "none of the configurations rtlopt knows elaborates, and the module reads a "
+                    "macro's value, which another build of the repository may set so that it "
+                    "does (red-team round 125: `if (`MODE == 2)` with a Makefile's -DMODE=2); "
+                    "keep that code as the repository has it",
+                    None,
+                )
             return (
                 Stage.FORMAL,
                 f"unchecked for parameters {self.labels()}: the candidate changes code (a "

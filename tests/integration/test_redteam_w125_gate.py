@@ -33,3 +33,34 @@ def test_a_macro_reached_through_another_macro_is_judged(
     out = r.stdout + r.stderr
     assert r.returncode == (0 if passes else 1), out
     assert "m: judged because it reads the define OP" in out, out
+
+
+MODE = (
+    "module m (input a, input b, output y);\n  if (`MODE == 2) begin : g_wide\n"
+    "    assign y = {wide};\n  end else begin : g_narrow\n    assign y = {narrow};\n  end\n"
+    "endmodule\n"
+)
+USER = "module top (input a, input b, output y);\n  m u (.a(a), .b(b), .y(y));\nendmodule\n"
+
+
+@pytest.mark.parametrize(
+    ("wide", "narrow", "accepted"),
+    [("a ^ b", "a & b", False), ("a | b", "b & a", True)],
+    ids=["the-unbuilt-branch-changed", "the-built-branch-changed"],
+)
+def test_a_branch_a_macro_value_selects_is_no_dead_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wide: str, narrow: str, accepted: bool
+) -> None:
+    """Red-team round 125 (cases 30, 31): the configuration sets MODE=1, a Makefile builds
+    with -DMODE=2: a change to the MODE == 2 branch was accepted as code nothing builds."""
+    from _fixture_repo import repo_verdict
+
+    files = {
+        "m.v": MODE.format(wide="a | b", narrow="a & b"),
+        "top.v": USER,
+        "rtlopt.toml": '[project]\ndefines = ["MODE=1"]\n',
+        "Makefile": "wide:\n\tiverilog -DMODE=2 -o wide m.v top.v\n",
+    }
+    cand = MODE.format(wide=wide, narrow=narrow)
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", cand)
+    assert (rc == 0) == accepted, reason
