@@ -45,17 +45,17 @@ _MODULE_SUFFIXES = (".v", ".sv")
 
 
 def macro_skeleton(text: str) -> str:
-    """The preprocessor lines of ``text`` that define or undefine macros, under their
-    conditionals; every other line blank (line numbers kept). Empty when the file defines and
-    undefines nothing.
+    """The preprocessor lines of ``text`` that define or undefine macros or include headers,
+    under their conditionals; every other line blank (line numbers kept). Empty when the file
+    defines, undefines and includes nothing.
 
     ```include`` lines of ``.v``/``.sv`` files (module code) are dropped; the include guard
     ``define`` of the file itself is dropped.
     """
-    if "`define" not in text and "`undef" not in text:
+    if "`define" not in text and "`undef" not in text and "`include" not in text:
         return ""  # most files: no lexing
     code = blank_comments(text, strings=False)
-    if not re.search(r"`(define|undef)", code):
+    if not re.search(r"`(define|undef|include)", code):
         return ""
     guard = _GUARD.search(code)
     guard_line = code.count("\n", 0, guard.end()) if guard is not None else -1
@@ -72,7 +72,9 @@ def macro_skeleton(text: str) -> str:
                 keep = False
         out.append(line.rstrip() if keep else "")
         keep = keep and line.rstrip().endswith("\\")  # a `define continued
-    if not any(re.match(r"\s*`(define|undef)", line) for line in out):
+    # a header it includes defines macros too (red-team round 125: top.v's `include "a.vh"
+    # defines the guard b.vh of the target's file tests, and the OP the target reads)
+    if not any(re.match(r"\s*`(define|undef|include)", line) for line in out):
         return ""
     return "\n".join(out) + "\n"
 

@@ -66,3 +66,31 @@ def test_the_undefined_branch_and_a_broken_rewrite_are_rejected(repo: Path, cand
     c = out["candidate"]
     assert rc == 1 and not out["accepted"]
     assert c["stage"] in ("simulation", "formal"), c  # type: ignore[index]
+
+
+def test_a_header_an_earlier_source_includes_is_in_the_unit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red-team round 125 (case 46): top.v, listed first, includes a.vh, which defines the
+    guard DEFS_VH and `OP |`; the target's b.vh, guarded by the same name, is then skipped, so
+    every build reads `a | b`. top.v defines nothing itself, and its includes were left out:
+    rtlopt read `OP &` and accepted `a & b`."""
+    from _fixture_repo import repo_verdict
+
+    guard = "`ifndef DEFS_VH\n`define DEFS_VH\n`define OP {op}\n`endif\n"
+    files = {
+        "a.vh": guard.format(op="|"),
+        "b.vh": guard.format(op="&"),
+        "top.v": '`include "a.vh"\nmodule top (input a, input b, output y);\n'
+        "  m u (.a(a), .b(b), .y(y));\nendmodule\n",
+        "m.v": '`include "b.vh"\nmodule m (input a, input b, output y);\n  assign y = a `OP b;\n'
+        "endmodule\n",
+        "files.f": "top.v\nm.v\n",
+        "rtlopt.toml": '[project]\nfilelists = ["files.f"]\n',
+    }
+    cand = "module m (input a, input b, output y);\n  assign y = a & b;\nendmodule\n"
+    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", cand)
+    assert rc == 1 and "not equivalent" in reason, reason
+    right = cand.replace("a & b", "a | b")
+    rc, reason = repo_verdict(tmp_path / "r", monkeypatch, files, "m.v", right)
+    assert rc == 0, reason

@@ -52,8 +52,14 @@ def test_skeleton_drops_the_include_guard_and_module_includes() -> None:
 
 
 def test_a_file_without_macros_has_no_skeleton() -> None:
-    assert macro_skeleton('`include "x.vh"\nmodule a; endmodule\n') == ""
     assert macro_skeleton("// `define X in a comment\nmodule a; endmodule\n") == ""
+    assert macro_skeleton('`include "sub.v"\nmodule a; endmodule\n') == ""  # module code
+
+
+def test_a_header_a_file_includes_is_its_skeleton() -> None:
+    """Red-team round 125: the header may define what later files read (a guard, a macro)."""
+    kept = macro_skeleton('`include "x.vh"\nmodule a; endmodule\n').splitlines()
+    assert [ln for ln in kept if ln] == ['`include "x.vh"']
 
 
 @pytest.fixture
