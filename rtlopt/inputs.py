@@ -37,7 +37,6 @@ from typing import Any
 
 __all__ = [
     "MARGIN_NS",
-    "PROSE_SUFFIXES",
     "SKIP_DIRS",
     "Observation",
     "command_key",
@@ -296,16 +295,6 @@ def _tree(root: str, times: list[int] | None) -> str:
 #: Folders (and files) of a repository that are git's own or rtlopt's state (its candidates
 #: and copies), at any depth: :func:`repository_files` leaves them out.
 STATE_NAMES = frozenset({".git", ".rtlopt"})
-
-
-#: Documentation no build hands a simulator, synthesis tool or script as code: prose, markup,
-#: typesetting (LaTeX's classes, styles and bibliographies: held-out gate trial 53, a ``.cls``
-#: comment "3.91 in x 1.26 in" read as an x value driven into every input), manual pages.
-#: Every rule that reads the repository's other texts leaves these out alike.
-PROSE_SUFFIXES = frozenset(
-    ".md .markdown .rst .adoc .asciidoc .tex .cls .sty .bib .bst .ltx .dtx .ins .html .htm "
-    ".org .rtf .pdf .texi .man .1".split()
-)
 
 
 def repository_files(root: Path) -> list[Path]:

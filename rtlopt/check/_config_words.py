@@ -36,8 +36,7 @@ __all__ = [
 #: filelist, so it is no documentation by its suffix).
 DOCUMENTATION = re.compile(
     r"(?:^|/)(?:README|LICENSE|LICENCE|COPYING|CHANGELOG|CHANGES|AUTHORS|NOTICE|CONTRIBUTING)"
-    r"(?:\.(?:md|rst|txt|adoc))?$|\.(?:md|markdown|rst|adoc|asciidoc|org|html?|tex|cls|sty|bib"
-    r"|bst|pdf|svg|png"
+    r"(?:\.(?:md|rst|txt|adoc))?$|\.(?:md|markdown|rst|adoc|asciidoc|org|html?|tex|pdf|svg|png"
     r"|jpe?g|gif)$",
     re.I,
 )

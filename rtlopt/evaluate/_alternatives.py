@@ -48,18 +48,9 @@ def alternative_files(design: Design, files: Sequence[Path]) -> dict[Path, tuple
     """For each of ``files`` (the submodules' files of this build), the other repository
     files that define one of its modules (the target aside) otherwise, resolved."""
     from rtlopt.evaluate._builds import filelist_vars, repository_modules
-    from rtlopt.frontend._sources import SOURCE_SUFFIXES
 
     defs = repository_modules(design.root, filelist_vars(design))
     mine = {f.resolve() for f in files}
-    # a source the configuration excludes (``project.exclude``: "a copy of a module the build
-    # does not compile", held-out gate trial 52's arbiter_ormux.v) is no other build
-    scanned = {f.resolve() for f in design.sources.files}
-    defs = {
-        g: mods
-        for g, mods in defs.items()
-        if not g.name.endswith(SOURCE_SUFFIXES) or g.resolve() in scanned
-    }
     out: dict[Path, tuple[Path, ...]] = {}
     for f in sorted(mine):
         # the target aside: a build that links another definition of it does not read this

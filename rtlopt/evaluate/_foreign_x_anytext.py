@@ -47,11 +47,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtlopt.evaluate._doc_patterns import pattern_matched
-from rtlopt.inputs import PROSE_SUFFIXES
 
 __all__ = ["XText", "is_documentation", "named_exempt", "x_texts", "xprop_mode"]
 
-_DOC_SUFFIXES = PROSE_SUFFIXES
+_DOC_SUFFIXES = frozenset(
+    ".md .markdown .rst .adoc .asciidoc .tex .html .htm .org .rtf .pdf .texi .man .1".split()
+)
 _PROSE_STEMS = frozenset(
     "readme license licence copying authors notice changelog changes contributing codeowners "
     "contributors news history".split()

@@ -44,7 +44,6 @@ from pathlib import Path
 from rtlopt.evaluate._param_tops import top_parameters
 from rtlopt.evaluate._text_lex import Lexed, lexed, plain_comment
 from rtlopt.frontend.model import Design
-from rtlopt.inputs import PROSE_SUFFIXES
 
 __all__ = ["first_unread", "name_owners", "prose", "watched_names", "word_pattern"]
 
@@ -55,7 +54,7 @@ _DOCUMENTS = frozenset(
         ".org", ".svg", ".rtf", ".vcd", ".fst", ".ghw", ".gtkw",
         ".wlf", ".bib", ".css",
     }
-) | PROSE_SUFFIXES  # fmt: skip
+)  # fmt: skip
 #: Pin and timing constraints of a board (ISE's UCF, iCE40's PCF, Lattice's LPF, Gowin's CST,
 #: Microsemi's PDC): no build reads an HDL parameter's value from them (held-out trial 44: a
 #: UCF comment "Channel 2 to N signals" read as a setting of sync_reset's N).

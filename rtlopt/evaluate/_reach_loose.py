@@ -36,7 +36,6 @@ from pathlib import Path
 
 from rtlopt.frontend.model import Design
 from rtlopt.harness._binary import is_binary
-from rtlopt.inputs import PROSE_SUFFIXES
 
 __all__ = [
     "joined_reach",
@@ -77,7 +76,9 @@ _OBJECTS = re.compile(
 #: A command that selects cells, pins or nets (a bare ``*`` there selects the target's too).
 _CELLS = re.compile(r"\bget_(?:cells|pins|nets|registers|keepers|nodes)\b|-hier")
 #: Prose no tool reads, and lint waivers (a rename changes no build's result).
-_DOCUMENTATION = PROSE_SUFFIXES | {".waiver", ".waivers", ".vbl"}
+_DOCUMENTATION = frozenset(
+    {".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".waiver", ".waivers", ".vbl"}
+)
 #: A Verilator configuration's lint and coverage lines.
 _LINT = re.compile(
     r"(?m)^[ \t]*(?:lint_off|lint_on|coverage_off|coverage_on)\b(?:[^\n]*\\\n)*[^\n]*"

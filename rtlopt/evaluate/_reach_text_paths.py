@@ -54,12 +54,11 @@ from rtlopt.evaluate._reach_scope_text import (
     waveform_reader,
 )
 from rtlopt.frontend.model import Design
-from rtlopt.inputs import PROSE_SUFFIXES
 
 __all__ = ["text_path_reach"]
 
 #: Prose no tool reads: a path written there is left out.
-_DOCUMENTATION = PROSE_SUFFIXES
+_DOCUMENTATION = frozenset({".md", ".markdown", ".rst", ".adoc", ".asciidoc"})
 #: Files whose code the hierarchical-name rule of :mod:`._reach` judges (strings and comments
 #: are read here).
 _VERILOG = frozenset(

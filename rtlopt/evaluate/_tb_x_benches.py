@@ -78,8 +78,6 @@ class _Texts:
     per_file: Mapping[Path, list[tb.Body]]
     built: Mapping[str, Path]
     defining: Mapping[str, list[Path]]
-    #: sources the configuration excludes (``project.exclude``: a copy no build compiles)
-    excluded: frozenset[Path] = frozenset()
 
 
 def _closure(bench: Path, t: _Texts, root: Path) -> list[Path] | str:
@@ -92,8 +90,6 @@ def _closure(bench: Path, t: _Texts, root: Path) -> list[Path] | str:
         words = {w for b in t.per_file.get(path, []) for w in b.words}
         for name in sorted(words - mine):
             every = [p for p in t.defining.get(name, []) if p != path]
-            # beside a file the configuration keeps, an excluded copy is no choice
-            every = [p for p in every if p not in t.excluded] or every
             local = [p for p in every if p.parent == path.parent]
             if len(local) > 1:
                 return f"module {name} is defined by {len(local)} files of {path.parent.name}"
@@ -215,13 +211,7 @@ def bench_builds(
         return Unread(
             _relative(own[0], root), f"{len(own)} testbenches outside the build, past {MAX_BENCHES}"
         )
-    from rtlopt.frontend._sources import SOURCE_SUFFIXES
-
-    scanned = {f.resolve() for f in design.sources.files}
-    excluded = frozenset(
-        p for p in codes if p.name.endswith(SOURCE_SUFFIXES) and p.resolve() not in scanned
-    )
-    t = _Texts(codes, per_file, built_by, defining, excluded)
+    t = _Texts(codes, per_file, built_by, defining)
     out: list[Bench] = []
     for bench in own:
         got = _one(bench, design, t, built, broken)

@@ -156,7 +156,6 @@ def _design_facts(design: Design, own: Path | None) -> _Facts:
     # a header the reference's hierarchy includes is read there (its names are the
     # includer's own, which win over $unit's); a prelude file is read for its macros only
     read_there = {t.path.resolve() for t in hierarchy} - prelude
-    read_there |= _excluded_fragments(design, texts, listed | named, included)
     at_unit = False
     found: list[tuple[Path, UnitScope]] = []
     seen: set[Path] = set()
@@ -205,32 +204,6 @@ def _design_facts(design: Design, own: Path | None) -> _Facts:
         _FILES.clear()
     _FILES[id(design)] = (design, facts)
     return facts
-
-
-#: A design unit's keyword: a file without one is a fragment pasted into a module's body.
-_UNIT = re.compile(r"\b(?:module|macromodule|package|interface|program|class|primitive)\b")
-
-
-def _excluded_fragments(
-    design: Design, texts: list[tuple[Path, str]], built: set[Path], included: set[str]
-) -> set[Path]:
-    """Files the configuration excludes (``project.exclude``: no build compiles them) that
-    hold no design unit and that no filelist, build script or ``include`` names: a text
-    pasted into a module's body (wbuart32's ``wbuart-insert.v``, held-out gate trial 53),
-    never a compilation unit's own file."""
-    from rtlopt.frontend._sources import SOURCE_SUFFIXES
-    from rtlopt.verilog import blank_comments
-
-    sources = {Path(p).resolve() for p in design.sources.files}
-    out: set[Path] = set()
-    for path, text in texts:
-        real = path.resolve()
-        if real in sources or real in built or path.name in included:
-            continue
-        # a source's suffix outside the scan's sources: the configuration excludes it
-        if path.name.endswith(SOURCE_SUFFIXES) and not _UNIT.search(blank_comments(text)):
-            out.add(real)
-    return out
 
 
 def _listed(design: Design) -> set[Path]:

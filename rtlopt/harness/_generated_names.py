@@ -28,13 +28,13 @@ import functools
 import re
 from pathlib import Path
 
-from rtlopt.inputs import PROSE_SUFFIXES, repository_files
+from rtlopt.inputs import repository_files
 from rtlopt.verilog import line_of
 
 __all__ = ["generated_module_names"]
 
 #: Prose no build runs as a script (its ``module`` words are English).
-_PROSE = PROSE_SUFFIXES
+_PROSE = frozenset(".md .markdown .rst .adoc .asciidoc .html .htm .tex .org .pdf .rtf".split())
 #: Verilog sources: their ``module NAME`` declarations are read as modules elsewhere.
 _VERILOG = frozenset(".v .sv .vh .svh .vp .svp .verilog .vlib".split())
 #: Larger files are judged by a byte search for ``endmodule``.

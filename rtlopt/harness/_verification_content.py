@@ -139,16 +139,43 @@ def _nodes(root: object) -> list[object]:
 
 
 def _declared(root: object) -> set[str]:
-    """The names the tree ``root`` declares (variables and nets)."""
-    from rtlopt.harness._nodes import _kind
+    """The names the tree ``root`` (a wrap of :data:`_WRAPS`) declares in the branch's own
+    scope (variables and nets): the wrapper module's items, or the items of the one block the
+    statements are read in. A block's local (``begin : blk reg y; ... end``) is no name of
+    the branch: a write of ``y`` elsewhere is the module's (red-team round 126)."""
+    from rtlopt.harness._nodes import _children, _kind
 
+    scope: list[object] = []
+    for node in _nodes(root):
+        if _kind(node) == "ModuleDeclaration":
+            members = [c for c in _children(node) if not hasattr(c, "valueText")]
+            scope = [m for m in _flat(members) if _kind(m) != "ModuleHeader"]
+            blocks = [m for m in scope if _kind(m) == "InitialBlock"]
+            if len(scope) == 1 and blocks:  # the statements' wrap: its block's items
+                body = getattr(blocks[0], "statement", None)
+                scope = _flat([c for c in _children(body) if not hasattr(c, "valueText")])
+            break
     return {
         d.name.valueText
-        for n in _nodes(root)
+        for n in scope
         if _kind(n) in ("DataDeclaration", "NetDeclaration")
         for d in n.declarators  # type: ignore[attr-defined]
         if hasattr(d, "name")  # the list's commas are tokens
     }
+
+
+def _flat(nodes: list[object]) -> list[object]:
+    """``nodes`` with each syntax list replaced by its elements (a module's members, a
+    block's items), one level."""
+    from rtlopt.harness._nodes import _children, _kind
+
+    out: list[object] = []
+    for n in nodes:
+        if _kind(n) in ("SyntaxList", "") or type(n).__name__.endswith("List"):
+            out += [c for c in _children(n) if not hasattr(c, "valueText")]
+        else:
+            out.append(n)
+    return out
 
 
 def _own_writes_only(

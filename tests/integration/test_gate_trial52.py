@@ -171,28 +171,3 @@ def test_a_parity_of_two_widths_is_no_uniform_reduction(
     files = {"m.v": PARITY.format(body="  assign y = ~a;\n")}
     rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", PARITY.format(body=body))
     assert rc == 1, reason
-
-
-SUB = "module sub (input a, input b, output y);\n  assign y = {y};\nendmodule\n"
-USES = "module m (input a, input b, output y);\n  sub u (.a(a), .b(b), .y(y));\nendmodule\n"
-FEEDS = "module top (input a, output y);\n  m u (.a(a), .y(y));\nendmodule\n"
-
-
-@pytest.mark.parametrize(("excluded", "accepted"), [(True, True), (False, False)])
-def test_an_excluded_copy_of_a_submodule_is_no_other_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, excluded: bool, accepted: bool
-) -> None:
-    """``arbiter_ormux.v`` beside ``arbiter.v``: the configuration excludes it ("a copy of a
-    module the build does not compile"), so it is no build whose x-faithfulness the change
-    must prove; kept, it is one (fail closed where the repository feeds x)."""
-    files = {
-        "m.v": USES,
-        "sub.v": SUB.format(y="a & b"),
-        "alt/sub.v": SUB.format(y="~(~a | ~b)"),
-        "top.v": FEEDS,
-    }
-    if excluded:
-        files["rtlopt.toml"] = '[project]\nexclude = ["alt/*"]\n'
-    cand = USES.replace("sub u (", "sub u2 (")
-    rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", cand)
-    assert (rc == 0) == accepted, reason

@@ -192,3 +192,13 @@ def test_a_name_a_nested_branch_declares_is_its_own_there(nested: str, own: bool
 
     base = "reg f;\ninitial f = 0;\nalways @(posedge c) f <= 1;\n"
     assert verification_content(base + nested) is own
+
+
+def test_a_block_local_is_no_name_of_the_branch() -> None:
+    """Red-team round 126 (05b): ``begin : blk reg y; ... end`` made a write of the module's
+    ``y`` elsewhere in the branch the branch's own."""
+    from rtlopt.harness._verification_content import verification_content
+
+    code = "initial begin : blk\n  reg [3:0] y;\n  y = 0;\nend\nalways @(negedge c) y <= 0;\n"
+    assert not verification_content(code)
+    assert verification_content("initial begin : blk\n  reg [3:0] y;\n  y = 0;\nend\n")
