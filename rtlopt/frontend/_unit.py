@@ -32,6 +32,7 @@ from rtlopt.verilog import (
     PREPROCESSOR_DIRECTIVES,
     alternation,
     blank_comments,
+    module_spans,
 )
 
 __all__ = ["directive_skeleton", "macro_skeleton", "skeleton_file"]
@@ -59,6 +60,10 @@ def macro_skeleton(text: str) -> str:
         return ""
     guard = _GUARD.search(code)
     guard_line = code.count("\n", 0, guard.end()) if guard is not None else -1
+    # a header included inside a module holds the module's items: not read at unit scope
+    inside = [
+        (code.count("\n", 0, m.start), code.count("\n", 0, m.end)) for m in module_spans(code)
+    ]
     out: list[str] = []
     keep = False
     for i, line in enumerate(code.splitlines()):
@@ -69,6 +74,8 @@ def macro_skeleton(text: str) -> str:
         if m is not None and m.group(1) == "include":
             inc = _INCLUDE_NAME.search(line)
             if inc is None or inc.group(1).endswith(_MODULE_SUFFIXES):
+                keep = False
+            elif any(a <= i <= b for a, b in inside):
                 keep = False
         out.append(line.rstrip() if keep else "")
         keep = keep and line.rstrip().endswith("\\")  # a `define continued
