@@ -237,7 +237,8 @@ def _named_with_target(design: Design, texts: list[tuple[Path, str]]) -> set[Pat
     for _p, t in texts:
         if name not in t:
             continue
-        for line in t.splitlines():
+        # a command continued over lines (`\` at a line's end) is one line (round 126, 06L)
+        for line in re.sub(r"\\\r?\n", " ", t).splitlines():
             if name in line:
                 commands = {m.group(1) for m in _COMMAND_FILE.finditer(line)}
                 for w in set(re.findall(r"[\w.$/+-]+", line)):
