@@ -235,11 +235,11 @@ def _named_with_target(design: Design, texts: list[tuple[Path, str]]) -> set[Pat
             by_name.setdefault(p.name, []).append(p.resolve())
     out: set[Path] = set()
     for _p, t in texts:
-        if name not in t:
+        if name not in t and not _GLOB.search(t):
             continue
         # a command continued over lines (`\` at a line's end) is one line (round 126, 06L)
         for line in re.sub(r"\\\r?\n", " ", t).splitlines():
-            if name in line:
+            if name in line or _globbed(line, name):
                 commands = {m.group(1) for m in _COMMAND_FILE.finditer(line)}
                 for w in set(re.findall(r"[\w.$/+-]+", line)):
                     found = by_name.get(w.rsplit("/", 1)[-1], [])
@@ -248,6 +248,18 @@ def _named_with_target(design: Design, texts: list[tuple[Path, str]]) -> set[Pat
                     else:
                         out.update(found)
     return out
+
+
+#: A word with a wildcard (``*.v``, ``$(wildcard rtl/*.sv)``): a build compiles what it matches.
+_GLOB = re.compile(r"[\w./$()-]*[*?][\w./*?-]*")
+
+
+def _globbed(line: str, name: str) -> bool:
+    """Whether a wildcard word of ``line`` matches the file name ``name`` (round 126, 06t:
+    ``iverilog consts.txt $(wildcard *.v)``)."""
+    import fnmatch
+
+    return any(fnmatch.fnmatch(name, w.rsplit("/", 1)[-1].strip("()")) for w in _GLOB.findall(line))
 
 
 def _command_file(design: Design, path: Path) -> set[Path]:

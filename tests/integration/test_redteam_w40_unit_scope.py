@@ -168,11 +168,20 @@ def test_a_header_another_module_includes_counts_where_a_glob_compiles_it_too(
     assert "consts.inc:1: a declaration outside every module" in r.stdout, r.stdout[-1500:]
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        "sim:\n\tiverilog -g2012 -o sim a_pkg.v consts.txt \\\n\t\tm.v\n",
+        "sim:\n\tiverilog -g2012 -o sim consts.txt $(wildcard *.v)\n",
+    ],
+    ids=["continued-line", "wildcard"],
+)
 def test_a_build_line_continued_over_lines_names_its_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: str
 ) -> None:
-    """Red-team round 126 (06L): ``iverilog ... consts.txt \\`` then ``m.v tb.v`` on the next
-    line compiles consts.txt with the target: its ``W = 2`` takes the place of the package's."""
+    """Red-team round 126 (06L, 06t): ``iverilog ... consts.txt \\`` then ``m.v`` on the next
+    line, or ``consts.txt $(wildcard *.v)``, compiles consts.txt with the target: its ``W = 2``
+    takes the place of the package's."""
     from _fixture_repo import repo_verdict
 
     files = {
@@ -180,7 +189,7 @@ def test_a_build_line_continued_over_lines_names_its_files(
         "consts.txt": "localparam W = 2;\n",
         "m.v": "import p::*;\nmodule m (input [W-1:0] a, output [W-1:0] y);\n"
         "  assign y = ~a;\nendmodule\n",
-        "Makefile": "sim:\n\tiverilog -g2012 -o sim a_pkg.v consts.txt \\\n\t\tm.v\n",
+        "Makefile": make,
     }
     cand = "import p::*;\nmodule m (input [3:0] a, output [3:0] y);\n  assign y = ~a;\nendmodule\n"
     rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", cand)
