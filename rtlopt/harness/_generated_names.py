@@ -101,7 +101,8 @@ def _scan(path: Path, text: str) -> list[tuple[re.Pattern[str], str]]:
             q = m.group(2)
             if text.count(q, text.rfind("\n", 0, m.start()) + 1, m.start()) % 2 == 0:
                 continue
-        if _PLAIN.fullmatch(name) or (verilog and "`" not in name):  # a literal name
+        # a literal name; in a script a `$` starts a variable (round 126: `module cell_$N`)
+        if (verilog and "`" not in name) or (_PLAIN.fullmatch(name) and "$" not in name):
             continue
         parts = re.split(rf"({_BUILT})", name) if name else ["", "*", ""]
         rx = "".join(".*" if i % 2 else re.escape(p) for i, p in enumerate(parts))

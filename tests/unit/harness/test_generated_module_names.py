@@ -99,3 +99,16 @@ def test_a_template_module_a_script_renames_may_take_the_new_name(
     files = {"cell.v.in": "module TEMPLATE (input a);\nendmodule\n", "gen": script}
     assert _matches(tmp_path, name, files)
     assert not _matches(tmp_path / "b", name, {**files, "cell.v.in": "// no module\n"})
+
+
+def test_a_variable_in_a_scripts_module_name_builds_names() -> None:
+    """Red-team round 126 (15g): ``module cell_$N`` in a shell script is ``cell_1``,
+    ``cell_2``... (a `$` starts a variable there); in a Verilog file it is a literal name."""
+    from pathlib import Path
+
+    from rtlopt.harness._generated_names import _scan
+
+    script = 'for N in 1 2 3; do echo "module cell_$N(input a);" > build/cell_$N.v; done\n'
+    found = _scan(Path("gen.sh"), script)
+    assert found and found[0][0].fullmatch("cell_3"), found
+    assert _scan(Path("lib.v"), "module cell_$N(input a);\nendmodule\n") == []
