@@ -21,7 +21,7 @@ from typing import Any
 
 from rtlopt.frontend._param_deps import _module
 from rtlopt.frontend._param_free import FREED_SUFFIX, apply_edits, free_parameters
-from rtlopt.frontend._param_split import Sources, _renamed_module, assignments
+from rtlopt.frontend._param_split import Sources, _renamed_module, assignments, nodes_of
 from rtlopt.frontend._slang import node_kind
 from rtlopt.frontend.model import Design
 
@@ -73,7 +73,7 @@ def _freed(
     if mod is None:
         return freed
     edits: list[tuple[int, int, str]] = []
-    for node in _instances(mod):
+    for node in nodes_of(mod, "HierarchyInstantiation"):
         handed = _handed(node, set(names))
         if not handed:
             continue
@@ -95,22 +95,6 @@ def _freed(
         edits += _rewired(node, handed, copy)
     del tree
     return apply_edits(raw, edits).decode("utf-8", "surrogateescape") if edits else freed
-
-
-def _instances(mod: Any) -> list[Any]:
-    """Every instantiation node of ``mod`` (generate blocks too)."""
-    out: list[Any] = []
-    stack = [mod]
-    while stack:
-        node = stack.pop()
-        if node_kind(node) == "HierarchyInstantiation":
-            out.append(node)
-            continue
-        try:
-            stack.extend(c for c in node if c is not None and node_kind(c))
-        except TypeError:
-            continue
-    return out
 
 
 def _handed(node: Any, names: set[str]) -> dict[str | None, Any]:

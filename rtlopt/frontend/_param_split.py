@@ -22,7 +22,7 @@ from rtlopt.frontend._param_deps import _module, identifiers
 from rtlopt.frontend._param_free import apply_edits, declarations, input_ports, port_type
 from rtlopt.frontend._slang import node_kind
 
-__all__ = ["INPUT_SUFFIX", "Sources", "assignments", "split_values"]
+__all__ = ["INPUT_SUFFIX", "Sources", "assignments", "nodes_of", "split_values"]
 
 #: A module's text by its name (the candidate's helpers, the repository's modules); None for
 #: a module rtlopt has no text of.
@@ -103,11 +103,17 @@ def _uses(node: Any, names: set[str], path: tuple[str, ...], out: list[Any]) -> 
 
 def _all_declarations(mod: Any) -> list[Any]:
     """Every parameter declaration of the module, in generate blocks too, in text order."""
+    return nodes_of(mod, "ParameterDeclaration")
+
+
+def nodes_of(mod: Any, kind: str) -> list[Any]:
+    """Every node of ``kind`` in ``mod`` (generate blocks too; none inside another), in text
+    order."""
     out: list[Any] = []
     stack = [mod]
     while stack:
         node = stack.pop()
-        if node_kind(node) == "ParameterDeclaration":
+        if node_kind(node) == kind:
             out.append(node)
             continue
         try:
