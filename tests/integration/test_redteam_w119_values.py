@@ -97,12 +97,32 @@ ALONE = {
 }
 
 
+@pytest.fixture(scope="module")
+def verdicts() -> dict[tuple[str, str], tuple[int, str]]:
+    """The module's verdicts by (reference, candidate): a pair two tests judge is evaluated
+    once (by whichever runs first), each test asserting its own part of the one result."""
+    return {}
+
+
+def _verdict(
+    verdicts: dict[tuple[str, str], tuple[int, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    pair: tuple[str, str],
+) -> tuple[int, str]:
+    if pair not in verdicts:
+        verdicts[pair] = module_verdict(tmp_path, monkeypatch, *pair)
+    return verdicts[pair]
+
+
 @pytest.mark.parametrize("case", sorted(ALONE))
 def test_a_change_wrong_at_an_unprobed_value_is_refused(
-    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    case: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    verdicts: dict[tuple[str, str], tuple[int, str]],
 ) -> None:
-    reference, candidate = ALONE[case]
-    rc, reason = module_verdict(tmp_path, monkeypatch, reference, candidate)
+    rc, reason = _verdict(verdicts, tmp_path, monkeypatch, ALONE[case])
     assert rc == 1, reason
     assert "unchecked for parameters" in reason or "W=4000" in reason, reason
 
@@ -129,9 +149,12 @@ def test_a_repository_helper_carries_the_value_and_is_refused(
 
 
 def test_a_wide_counterexample_is_shown_short(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    verdicts: dict[tuple[str, str], tuple[int, str]],
 ) -> None:
-    rc, reason = module_verdict(tmp_path, monkeypatch, SUM, PORT + ZERO)
+    # the same evaluation as the port-connection case above (shared when both run)
+    rc, reason = _verdict(verdicts, tmp_path, monkeypatch, (SUM, PORT + ZERO))
     assert rc == 1, reason
     assert "4000'h00000000...0000000000000001" in reason, reason
     assert len(reason) < 1000, reason
