@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.file_seconds import recorded
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
@@ -214,13 +216,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     long_modules_first(items)
 
 
-def long_modules_first(items: list[pytest.Item]) -> None:
-    """Modules with a test marked both ``model`` and ``slow`` (real runs of the CPU model, minutes
-    each) go first, then the other modules with a ``slow`` or ``model`` test, then those with a
-    ``tools`` test (seconds each), then the rest (unit tests, well under a second each); each
-    group in the order it had (pytest-randomly's shuffle). The workers take the long modules
-    while there is other work to balance them and end on the shortest, so that neither ends on
-    one long module while the other idles."""
+#: seconds assumed for a file with no record in tests/file_seconds.json, by its marks: a new
+#: module with a model run, other ``slow`` or ``model`` modules, ``tools`` ones, the rest (the
+#: record keeps the files of 10 s or more)
+UNRECORDED_SECONDS = (60.0, 10.0, 3.0, 0.3)
+
+
+def long_modules_first(items: list[pytest.Item], seconds: dict[str, float] | None = None) -> None:
+    """The longest modules first: by their seconds in a recorded whole-suite run
+    (``seconds``, else tests/file_seconds.json), a module without a record by its marks:
+    one with a test marked both ``model`` and ``slow`` (real runs of the CPU model, minutes
+    each), then the other modules with a ``slow`` or ``model`` test, then those with a
+    ``tools`` test (seconds each), then the rest (unit tests, well under a second each); equal
+    ones in the order they had (pytest-randomly's shuffle). The workers take the long modules
+    while there is other work to balance them and end on the shortest, so that no worker ends
+    on one long module while the others idle (a long file of tool tests without a ``slow``
+    mark ran last on one worker as often as not)."""
+    known = recorded() if seconds is None else seconds
     tier: dict[str, int] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
@@ -228,7 +240,8 @@ def long_modules_first(items: list[pytest.Item]) -> None:
         tools = item.get_closest_marker("tools")
         rank = 0 if model and slow else 1 if model or slow else 2 if tools else 3
         tier[module] = min(rank, tier.get(module, 3))
-    items.sort(key=lambda item: tier[item.nodeid.split("::")[0]])
+    weight = {m: known.get(m, UNRECORDED_SECONDS[t]) for m, t in tier.items()}
+    items.sort(key=lambda item: -weight[item.nodeid.split("::")[0]])
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

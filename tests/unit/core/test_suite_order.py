@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import long_modules_first, model_threads
+from tests.file_seconds import recorded
 
 
 class _Item:
@@ -31,7 +33,7 @@ def test_model_runs_first_then_slow_then_tool_modules_then_the_rest_in_their_ord
         _Item("tests/integration/model.py::t1", "model"),
         _Item("tests/integration/other_tools.py::t1", "tools"),
     ]
-    long_modules_first(items)  # type: ignore[arg-type]
+    long_modules_first(items, {})  # type: ignore[arg-type]
     assert [i.nodeid for i in items] == [
         "tests/e2e/run.py::t1",
         "tests/e2e/run.py::t2",
@@ -44,6 +46,40 @@ def test_model_runs_first_then_slow_then_tool_modules_then_the_rest_in_their_ord
         "tests/unit/a.py::t1",
         "tests/unit/b.py::t1",
     ]
+
+
+def test_recorded_seconds_put_the_longest_modules_first() -> None:
+    """A long file of tool tests without a ``slow`` mark goes before shorter model and slow
+    ones; a module without a record is placed by its marks among the recorded ones."""
+    items = [
+        _Item("tests/unit/a.py::t1"),
+        _Item("tests/integration/model.py::t1", "model", "slow"),
+        _Item("tests/integration/tools.py::t1", "tools"),
+        _Item("tests/integration/long_tools.py::t1", "tools"),
+        _Item("tests/integration/new_slow.py::t1", "slow"),
+        _Item("tests/integration/long_tools.py::t2", "tools"),
+    ]
+    seconds = {"tests/integration/long_tools.py": 300.0, "tests/integration/model.py": 70.0}
+    seconds["tests/integration/tools.py"] = 12.0
+    long_modules_first(items, seconds)  # type: ignore[arg-type]
+    assert [i.nodeid for i in items] == [
+        "tests/integration/long_tools.py::t1",
+        "tests/integration/long_tools.py::t2",
+        "tests/integration/model.py::t1",
+        "tests/integration/tools.py::t1",
+        "tests/integration/new_slow.py::t1",
+        "tests/unit/a.py::t1",
+    ]
+
+
+def test_the_record_names_test_files_that_exist() -> None:
+    """tests/file_seconds.json (refreshed by ``python3 -m tests.file_seconds``) names files of
+    the suite: a renamed file would lose its place silently."""
+    known = recorded()
+    assert known, "tests/file_seconds.json is missing or empty"
+    root = Path(__file__).resolve().parents[3]
+    missing = [f for f in known if not (root / f).is_file()]
+    assert not missing, f"refresh tests/file_seconds.json: {missing}"
 
 
 def test_model_threads_share_the_cores_between_workers(monkeypatch: pytest.MonkeyPatch) -> None:
