@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,7 +70,11 @@ def test_unsampled_rollouts_are_infrastructure_errors(tmp_path: Path) -> None:
     cfg = dataclasses.replace(
         Config(), run=RunConfig(steps=1, rollouts=2), search=SearchConfig(parents=2, sampler="none")
     )
-    design = load_design(EXAMPLE / "rtl" / "prio_enc.v", "prio_enc", cfg.project)
+    # the example copied out of the checkout, as the other run tests do: in place, the design's
+    # repository was this checkout, every file of which the screen read (80 % of the test)
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE / "rtl", repo / "rtl")
+    design = load_design(repo / "rtl" / "prio_enc.v", "prio_enc", cfg.project)
     policy = _HalfBrokenPolicy(design.target.text())
     with Evaluator(design, cfg, tmp_path / "work", resolve_pdk("nangate45")) as ev:
         opt = Optimizer(design, cfg, ev, policy, tmp_path / "run", "spec")
