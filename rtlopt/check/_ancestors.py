@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from rtlopt.frontend._depgraph import DesignGraph
 from rtlopt.verilog import blank_comments, module_spans
@@ -69,7 +70,27 @@ def _sites(graph: DesignGraph, name: str, texts: dict[str, str]) -> list[tuple[s
             before = code[max(0, m.start() - 60) : m.start()]
             if not _DECLARED.search(before):
                 out.append((rel, m.start()))
+        # a header of a suffix the graph does not read (`include "inst.txt"` inside a module,
+        # round 127) that mentions it: the site is the include line
+        raw = (graph.root / rel).read_text(errors="replace") if "`include" in code else ""
+        for m in _INCLUDE.finditer(raw):
+            for base in ((graph.root / rel).parent, graph.root):
+                path = base / m.group(1)
+                if path.is_file() and path.resolve() not in _known(graph):
+                    try:
+                        if word.search(blank_comments(path.read_text(errors="replace"))):
+                            out.append((rel, m.start()))
+                    except OSError:
+                        pass
+                    break
     return out
+
+
+_INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
+
+
+def _known(graph: DesignGraph) -> set[Path]:
+    return {(graph.root / rel).resolve() for rel in graph.files}
 
 
 def _enclosing(

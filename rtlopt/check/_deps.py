@@ -78,9 +78,10 @@ def _through_macros(graph: DesignGraph, names: set[str]) -> set[str]:
     """``names`` and every macro a file of ``graph`` defines whose body uses one of them, in
     turn (by word: a body naming one counts)."""
     bodies: dict[str, set[str]] = {}
-    for rel in sorted(graph.files):
+    paths = [graph.root / rel for rel in sorted(graph.files)]
+    for path in [*paths, *included_files(graph)]:  # a header of any suffix (round 127: .vinc)
         try:
-            text = (graph.root / rel).read_text(errors="replace")
+            text = path.read_text(errors="replace")
         except OSError:
             continue
         if "`define" not in text:
@@ -96,6 +97,29 @@ def _through_macros(graph: DesignGraph, names: set[str]) -> set[str]:
                 out.add(macro)
                 grown = True
     return out
+
+
+_INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
+
+
+def included_files(graph: DesignGraph) -> list[Path]:
+    """The files the graph's files include that are no file of the graph (a header of a
+    suffix it does not read: ``.vinc``, ``.txt``), found beside the includer or from the
+    root, each once."""
+    known = {(graph.root / rel).resolve() for rel in graph.files}
+    out: dict[Path, None] = {}
+    for rel in sorted(graph.files):
+        try:
+            text = (graph.root / rel).read_text(errors="replace")
+        except OSError:
+            continue
+        for name in _INCLUDE.findall(text):
+            for base in ((graph.root / rel).parent, graph.root):
+                path = (base / name).resolve()
+                if path.is_file() and path not in known:
+                    out.setdefault(path)
+                    break
+    return list(out)
 
 
 def expand(tree: Path, rel: str, project: ProjectConfig, scratch: Path) -> str:

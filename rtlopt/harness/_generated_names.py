@@ -42,7 +42,8 @@ _SCANNED_BYTES = 4_000_000
 
 #: A built part of a name: a format field, a variable, a template or macro marker.
 _BUILT = (
-    r"\{\{[^{}\n]*\}\}|\{[^{}\s]*\}|%[-\d]*[sdr]|\$\{[^{}\s]*\}|\$\([^()\s]*\)|\$\w+"
+    r"\{\{[^{}\n]*\}\}|\{[^{}\s]*\}|%[-+#0 \d.]*[a-zA-Z]|\$\{[^{}\s]*\}|\$\([^()\s]*\)|\$\w+"
+    r"|\[[^\[\]\n]*\]"
     r"|<%=?[^%\n]*%>|@\w+@|`\w+"
 )
 #: Where a keyword starts: after no word character, or after a string's ``\n`` / ``\t``.

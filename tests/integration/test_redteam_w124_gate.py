@@ -56,8 +56,12 @@ def test_a_module_below_a_required_one_is_required(
         {
             "top_a.v": "module top_a #(parameter M = 0) (input [3:0] a, input [3:0] b, output [3:0] y);\n  case (M)\n    0: child c (.a(a), .b(b), .y(y));\n    default: assign y = a;\n  endcase\nendmodule\n"
         },
+        {
+            "top_a.v": 'module top_a (input [3:0] a, input [3:0] b, output [3:0] y);\n`include "inst.txt"\nendmodule\n',
+            "inst.txt": "  child c (.a(a), .b(b), .y(y));\n",
+        },
     ],
-    ids=["in-an-included-fragment", "escaped-name", "generate-case-item"],
+    ids=["in-an-included-fragment", "escaped-name", "generate-case-item", "fragment-of-txt"],
 )
 def test_an_instance_the_walk_must_see(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]

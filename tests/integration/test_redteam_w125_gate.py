@@ -64,3 +64,24 @@ def test_a_branch_a_macro_value_selects_is_no_dead_code(
     cand = MODE.format(wide=wide, narrow=narrow)
     rc, reason = repo_verdict(tmp_path, monkeypatch, files, "m.v", cand)
     assert (rc == 0) == accepted, reason
+
+
+def test_a_macro_defined_in_a_header_of_another_suffix_is_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red-team round 127 (09): ``alias.vinc`` (a suffix the design graph does not read)
+    defines ``SH`` as ``K``; the commit changes only ``K``."""
+    files = {
+        "rtlopt.toml": CONFIG,
+        "files.f": "defs.v\ntgt.v\n",
+        "hdr.vh": "`define K 1\n",
+        "alias.vinc": "`define SH `K\n",
+        "defs.v": '`include "hdr.vh"\n`include "alias.vinc"\nmodule defs (input x, output y);\n'
+        "  assign y = x;\nendmodule\n",
+        "tgt.v": "module tgt (input [7:0] a, output [7:0] y);\n  assign y = a << `SH;\nendmodule\n",
+    }
+    repo = gate_repo(tmp_path, monkeypatch, files)
+    (repo / "hdr.vh").write_text("`define K 2\n")
+    r = check_staged(repo)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1 and "tgt: judged because it reads the define" in out, out

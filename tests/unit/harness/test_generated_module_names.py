@@ -112,3 +112,21 @@ def test_a_variable_in_a_scripts_module_name_builds_names() -> None:
     found = _scan(Path("gen.sh"), script)
     assert found and found[0][0].fullmatch("cell_3"), found
     assert _scan(Path("lib.v"), "module cell_$N(input a);\nendmodule\n") == []
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("gen.py", 'f.write("module cell_%i(input a);" % n)\n'),
+        ("gen.tcl", 'puts $f "module cell_[set n](input a);"\n'),
+    ],
+    ids=["printf-i", "tcl-command"],
+)
+def test_other_spellings_of_a_built_name(name: str, text: str) -> None:
+    """Red-team round 127 (04, 21): `%i` and a Tcl `[set n]` build names too."""
+    from pathlib import Path
+
+    from rtlopt.harness._generated_names import _scan
+
+    found = _scan(Path(name), text)
+    assert found and found[0][0].fullmatch("cell_3"), found
