@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
+from rtlopt.check._deps import INCLUDE
 from rtlopt.frontend._depgraph import DesignGraph
 from rtlopt.verilog import blank_comments, module_spans
 
@@ -64,6 +64,7 @@ def _sites(graph: DesignGraph, name: str, texts: dict[str, str]) -> list[tuple[s
     """``(file, offset)`` of every mention of module ``name`` (see :func:`required_above`)."""
     word = re.compile(rf"(?<![\w$\\])\\?{re.escape(name)}(?![\w$])")
     out: list[tuple[str, int]] = []
+    known = {(graph.root / rel).resolve() for rel in graph.files}
     for rel in sorted(graph.files):
         code = _text(graph, rel, texts)
         for m in word.finditer(code):
@@ -73,10 +74,10 @@ def _sites(graph: DesignGraph, name: str, texts: dict[str, str]) -> list[tuple[s
         # a header of a suffix the graph does not read (`include "inst.txt"` inside a module,
         # round 127) that mentions it: the site is the include line
         raw = (graph.root / rel).read_text(errors="replace") if "`include" in code else ""
-        for m in _INCLUDE.finditer(raw):
+        for m in INCLUDE.finditer(raw):
             for base in ((graph.root / rel).parent, graph.root):
                 path = base / m.group(1)
-                if path.is_file() and path.resolve() not in _known(graph):
+                if path.is_file() and path.resolve() not in known:
                     try:
                         if word.search(blank_comments(path.read_text(errors="replace"))):
                             out.append((rel, m.start()))
@@ -84,13 +85,6 @@ def _sites(graph: DesignGraph, name: str, texts: dict[str, str]) -> list[tuple[s
                         pass
                     break
     return out
-
-
-_INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
-
-
-def _known(graph: DesignGraph) -> set[Path]:
-    return {(graph.root / rel).resolve() for rel in graph.files}
 
 
 def _enclosing(

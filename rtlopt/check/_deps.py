@@ -99,7 +99,8 @@ def _through_macros(graph: DesignGraph, names: set[str]) -> set[str]:
     return out
 
 
-_INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
+#: An ```include`` of a file named by a string.
+INCLUDE = re.compile(r'`include\s*"([^"\n]+)"')
 
 
 def included_files(graph: DesignGraph) -> list[Path]:
@@ -113,7 +114,7 @@ def included_files(graph: DesignGraph) -> list[Path]:
             text = (graph.root / rel).read_text(errors="replace")
         except OSError:
             continue
-        for name in _INCLUDE.findall(text):
+        for name in INCLUDE.findall(text):
             for base in ((graph.root / rel).parent, graph.root):
                 path = (base / name).resolve()
                 if path.is_file() and path not in known:
